@@ -1,0 +1,111 @@
+/**
+ * Page-tool types shared by the registry, the runner, the conversation loop and the elements.
+ * Everything that comes from the page or the model is `unknown` until checked.
+ */
+
+/** A JSON Schema object as the page declares it (root must be `type: "object"`). */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** The second argument every handler receives. */
+export interface HandlerContext {
+  readonly callId: string;
+  readonly conversationId: string;
+  /** Aborts on timeout, when the visitor stops the reply, and when the chat closes. */
+  readonly signal: AbortSignal;
+}
+
+/** What a page passes to `registerTool`. Shape unchecked until the registry accepts it. */
+export interface ToolDefinition {
+  description?: string;
+  parameters?: JsonSchema;
+  handler: (args: any, context: HandlerContext) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- the page's own handler signature
+  confirm?: boolean;
+  /** Credits spent by one run; any value > 0 forces confirmation. May be a getter. */
+  cost?: number;
+  /** Always asks, never covered by a session grant. */
+  tier3?: boolean;
+  /** Question on the confirmation chip. May be a getter. */
+  confirmLabel?: string;
+  runningLabel?: string;
+  summary?: (args: any, result: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  timeoutMs?: number;
+  /** Kept in the active set first when the catalogue is deferred (SPEC §7). */
+  core?: boolean;
+}
+
+/** The handler-free view of one tool, exactly as a request carries it (SPEC §3). */
+export interface HostToolSchema {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  confirm: boolean;
+  cost: number;
+  tier3: boolean;
+}
+
+/** A tool call as the model (or `callTool`) asks for it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw arguments: an object, or a JSON string from a model. Unchecked. */
+  arguments: unknown;
+}
+
+/** Outcome kinds, the Lit `TaskStatus` pattern. */
+export const ToolOutcomeStatus = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  invalid: 'invalid',
+  unknown: 'unknown',
+} as const;
+export type ToolOutcomeStatus = (typeof ToolOutcomeStatus)[keyof typeof ToolOutcomeStatus];
+
+/**
+ * What one call ended with. `result` is the sanitized object the model receives
+ * (always a plain JSON-safe object; `success` is always present).
+ */
+export interface ToolOutcome {
+  callId: string;
+  name: string;
+  status: ToolOutcomeStatus;
+  result: SanitizedResult;
+  /** Chip text when done: summary, error, or "Cancelled". */
+  label: string;
+  /** Credits spent, when the tool has a cost and ran successfully. */
+  spent?: number;
+  attempts: number;
+}
+
+/**
+ * What the model receives for a call: a JSON-safe plain object. Normally it carries a boolean
+ * `success`; the oversize form is exactly `{ note, preview, truncated: true }` (SPEC §4.6).
+ */
+export type SanitizedResult = { [key: string]: unknown };
+
+/** Limits of SPEC §3 and §7, one place. */
+export const ToolLimits = {
+  maxTools: 128,
+  maxNameLength: 48,
+  namePattern: /^[a-z0-9_]{1,48}$/,
+  maxDescriptionChars: 2000,
+  maxParametersBytes: 8 * 1024,
+  deferralToolCount: 20,
+  deferralSchemaBytes: 16 * 1024,
+  defaultTimeoutMs: 30_000,
+  retryDelaysMs: [0, 150, 400] as readonly number[],
+  maxStringChars: 2000,
+  maxResultChars: 4096,
+  salvageProperties: 20,
+} as const;
+
+/** Built-in tool names a page may never register. */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'load_tools',
+  'read_page',
+  'click_element',
+  'fill_field',
+  'select_option',
+  'scroll_to',
+  'navigate',
+]);
