@@ -1,0 +1,52 @@
+/**
+ * The CDN entry chunk: defines the elements and boots one floating `<wave-chat>` from the
+ * `data-*` attributes of the script tag, then publishes it as `window.VAWaveWidget`.
+ */
+import './define.js';
+import type { WaveChat } from './wave-chat.js';
+
+declare global {
+  interface Window {
+    /** The live widget created by the CDN script (the name the page-tools docs poll for). */
+    VAWaveWidget?: WaveChat;
+  }
+}
+
+const ATTRIBUTES: ReadonlyArray<[dataKey: string, attribute: string]> = [
+  ['siteId', 'site-id'],
+  ['costUnit', 'cost-unit'],
+  ['theme', 'theme'],
+];
+
+function domReady(): Promise<void> {
+  if (document.body) return Promise.resolve();
+  return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }));
+}
+
+/**
+ * Creates the floating widget for a `<script data-site-id data-endpoint>` tag.
+ * Several tags on one page still make one widget: the first wins.
+ */
+export async function boot(script: HTMLScriptElement): Promise<WaveChat> {
+  const existing = window.VAWaveWidget;
+  if (existing) return existing;
+  await domReady();
+  const el = document.createElement('wave-chat') as WaveChat;
+  el.setAttribute('floating', '');
+  for (const [dataKey, attribute] of ATTRIBUTES) {
+    const value = script.dataset[dataKey];
+    if (value) el.setAttribute(attribute, value);
+  }
+  // The endpoint defaults to the wave server beside the script; a relative value resolves against the page.
+  const endpoint = script.dataset.endpoint
+    ? new URL(script.dataset.endpoint, document.baseURI).href
+    : new URL('/wave', script.src).href;
+  el.setAttribute('endpoint', endpoint);
+  if (script.dataset.open === 'true') el.setAttribute('open', '');
+  document.body.append(el);
+  await customElements.whenDefined('wave-chat');
+  await el.updateComplete;
+  window.VAWaveWidget = el;
+  window.dispatchEvent(new CustomEvent('wave-chat-ready', { detail: { widget: el } }));
+  return el;
+}
