@@ -1,0 +1,84 @@
+/**
+ * End-to-end harness: the real `npm start` server process (built bundles, offline model) and
+ * headless Chromium driven by playwright-core.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+// @ts-expect-error -- plain ESM helper shared with the test-runner config
+import { chromiumArgs, chromiumPath } from '../chromium.mjs';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node bin/wave-server.mjs` (what `npm start` runs after building) and waits for its URL. */
+export async function startWaveServer(options: { port?: number; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, ['bin/wave-server.mjs'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wave server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`wave server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: [...chromiumArgs, ...extraArgs], headless: true });
+}
+
+/** Collects page errors and console errors so a test can assert the widget never crashed. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
