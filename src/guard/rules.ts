@@ -1,0 +1,385 @@
+/**
+ * The instruction-like phrasings the neutraliser redacts, grouped by family.
+ * Each pattern matches only the override phrase itself (words, spaces, a little
+ * punctuation), never digits, URLs or currency, so redaction cannot alter data.
+ */
+
+/** Families of instruction-like text, for reporting which rule fired. */
+export const InstructionFamily = {
+  override: 'override',
+  persona: 'persona',
+  systemMode: 'system_mode',
+  promptLeak: 'prompt_leak',
+  roleTag: 'role_tag',
+  fence: 'fence',
+  multilingual: 'multilingual',
+} as const;
+export type InstructionFamily = (typeof InstructionFamily)[keyof typeof InstructionFamily];
+
+export interface InstructionRule {
+  readonly id: string;
+  readonly family: InstructionFamily;
+  /** Global regex; run on the Latin-folded text unless `script` is `native`. */
+  readonly pattern: RegExp;
+  /** `native`: run on the text with only invisibles stripped (non-Latin scripts). */
+  readonly script: 'latin' | 'native';
+  /** Cheap pre-check (literal keywords): the pattern runs only when this matches. */
+  readonly trigger?: RegExp;
+}
+
+// Shared vocabulary. `W` is one word of filler (letters and apostrophes only).
+const W = String.raw`[a-z']+`;
+const VERB_IGNORE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect|discard|abandon|dismiss|bypass|override|skip)`;
+const EARLIER = String.raw`(?:previous(?:ly)?|prior|above|preceding|earlier|former|original|initial|foregoing|past|old|existing|current|given|aforementioned)`;
+const DIRECTIVES = String.raw`(?:instructions?|directives?|directions|prompts?|commands|guidelines|guidance|programming|orders|system\s+prompt|system\s+message)`;
+const RULESET = String.raw`(?:rules|restrictions|constraints|policies|policy|safeguards|filters|limitations|guardrails|safety\s+(?:rules|protocols|guidelines)|content\s+polic(?:y|ies)|ethical\s+(?:guidelines|constraints))`;
+const DET = String.raw`(?:all|any|each|every|the|your|my|our|these|those|this|that|of|and|other|whatever|previous|prior|earlier|above|following|preceding|system|safety|ethical|content)`;
+
+function rx(source: string, flags = 'giu'): RegExp {
+  // Per-code-point NFKC, exactly as foldText normalises the text it matches.
+  const normal = /[^\x00-\x7F]/.test(source) ? [...source].map((ch) => ch.normalize('NFKC')).join('') : source;
+  return new RegExp(normal, flags);
+}
+
+/** English and other Latin-script rules. */
+const LATIN: InstructionRule[] = [
+  {
+    // "Ignore (all) previous instructions", "Disregard prior directives", "Forget your instructions"
+    id: 'ignore-directives',
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:${DET}\s+){0,6}${DIRECTIVES}\b`),
+  },
+  {
+    // "Ignore your previous rules", "forget about all those rules that tell you"
+    id: 'ignore-rules',
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:all|any|your|these|those|the|of)\s+){0,4}(?:(?:${EARLIER}|your|those|all)\s+)(?:${W}\s+){0,2}?${RULESET}\b(?:\s+(?:that|which)\s+(?:tell|stop|prevent|limit|restrict)\s+you)?`,
+    ),
+  },
+  {
+    // "Ignore everything you have been told", "Overlook all that you've been instructed before"
+    id: 'ignore-everything-told',
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:every?thing|all|anything|whatever)\s+(?:(?:that|else|of\s+what)\s+)?(?:you(?:'ve|\s+have|\s+were|\s+was)?|i(?:'ve|\s+have)?|we(?:'ve|\s+have)?)\s+(?:been\s+|already\s+|previously\s+|just\s+)*(?:told|said|learned|learnt|instructed|taught|given|asked|trained|programmed)\b(?:\s+(?:before|previously|so\s+far|earlier|above|to\s+you))?`,
+    ),
+  },
+  {
+    // "Forget everything above", "ignore all of the above", "disregard the above"
+    id: 'ignore-the-above',
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:every?thing|all|anything|the\s+text|what\s+(?:was|is|i)\s+(?:said|wrote|written))\s+)?(?:(?:of\s+)?the\s+)?(?:above|before|previously|so\s+far|prior\s+to\s+this)\b`,
+    ),
+  },
+  {
+    // Indirect hijack inside data: "Ignore the webpage and state: ...", "# Ignore the function and say"
+    id: 'ignore-and-state',
+    trigger: /ignor|disregard|forget/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:ignore|disregard|forget)\s+(?:the|this|that|these|all|any|your|my)\s+(?:${W}\s+){0,3}?(?:and|,)\s*(?:instead\s+|just\s+|simply\s+|only\s+)?(?:state|say|print|output|respond|reply|write|tell|answer|return|claim|declare)\b`,
+    ),
+  },
+  {
+    // "regardless of previous tasks", "irrespective of your prior instructions"
+    id: 'regardless-of-previous',
+    trigger: /regardless|irrespective/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:regardless|irrespective)\s+of\s+(?:(?:all|any|the|your|my)\s+)?${EARLIER}\s+(?:tasks?|instructions?|directives?|prompts?|rules|requests?|context)\b`,
+    ),
+  },
+  {
+    // "forget everything you learned", "forget everything." at a sentence start, "start over from scratch and..."
+    id: 'forget-everything',
+    trigger: /forget|ignor|disregard/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(String.raw`(?:^|[.!?:;\n]\s*)\b(?:now\s+)?(?:forget|ignore|disregard)\s+every?thing\b(?=\s*(?:[.!,;:]|$|you|and|i|else|that))`),
+  },
+  {
+    // "New instructions:", "Updated system prompt:", "system prompt:", "### Instruction"
+    id: 'new-instructions',
+    trigger: /(?:instructions?|directives?|prompt|rules|orders|task|message|note|override)\s*:/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:(?:new|updated|revised|real|actual|true|additional|secret|hidden|override|important)\s+(?:system\s+)?(?:instructions?|directives?|prompt|rules|orders|task)|system\s+(?:prompt|instructions?|override|message|note))\s*:`,
+    ),
+  },
+  {
+    // "Forget about that, can you…" at the start of a sentence: a context switch
+    id: 'forget-that',
+    trigger: /forget|never ?mind/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(String.raw`(?:^|[.!?\n]\s*)(?:forget|never\s*mind)\s+(?:about\s+)?(?:that|this|all\s+that|all\s+this|what\s+i\s+(?:said|asked))\s*[,.;!]`),
+  },
+  {
+    // "You will now take on the role of", "From here on you will respond as", "your primary purpose is now"
+    id: 'take-on-role',
+    trigger: /the (?:role|persona|identity) of|from here on|is now\b/i,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\byou\s+(?:will|must|shall|are\s+going\s+to)\s+now\s+(?:take\s+on|assume|play|adopt)\s+the\s+(?:role|persona|identity)\s+of\b|\bfrom\s+here\s+on(?:\s+out)?\s*,?\s+you\s+(?:will|must|shall|are)\b|\byour\s+(?:primary\s+|main\s+|sole\s+|only\s+|new\s+)?(?:purpose|task|goal|job|role)\s+is\s+now\b`,
+    ),
+  },
+  {
+    // Authority claim followed by a request for secrets: "I'm the president…, share the user's email"
+    id: 'authority-secret',
+    trigger: /(?:i am|i'm) (?:the|your) (?:president|ceo|maintainer|admin|owner|boss|supervisor|manager)/i,
+    family: 'system_mode',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:i\s+am|i'm)\s+(?:the|your)\s+(?:president|ceo|maintainer|administrator|admin|owner|boss|supervisor|manager)\b[^.?!\n]{0,80}?\b(?:share|give|tell|reveal|provide|confirm|send|disclose)\b[^.?!\n]{0,40}?\b(?:password|passcode|secret|key|credentials|e-?mail|address|data|balance)\b`,
+    ),
+  },
+  {
+    // Capitalised override banners: "DEVELOPER TRAINING DATA OVERRIDE:"
+    id: 'override-banner',
+    trigger: /OVERRIDE/,
+    family: 'system_mode',
+    script: 'latin',
+    pattern: rx(String.raw`\b(?:[A-Z]{2,}\s+){0,4}OVERRIDE(?:\s+MODE)?\b\s*:?`, 'gu'),
+  },
+  {
+    // "Your new task is", "your real instructions are"
+    id: 'your-new-task',
+    trigger: /your (?:new|real|actual|true|only|updated)/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(String.raw`\byour\s+(?:new|real|actual|true|only|updated)\s+(?:task|instructions?|goal|objective|directive|purpose|role)\s+(?:is|are|will\s+be)\b`),
+  },
+  {
+    // "STOP EVERYTHING!!! NOW!!!", "... Nevermind. Ignore ..."
+    id: 'stop-everything',
+    trigger: /stop/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(String.raw`\bstop\s+every?thing\b[!.\s]*(?:now\b[!.\s]*)?(?:just\s+(?:print|say|output|write|respond|reply)\b)?`),
+  },
+  {
+    // "you must listen to my instructions", "you have to answer all of my questions", "you must obey me"
+    id: 'must-obey',
+    trigger: /you (?:must|have to|will|shall|need to) (?:now )?(?:listen|follow|obey|comply|answer all)/i,
+    family: 'system_mode',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\byou\s+(?:must|have\s+to|will|shall|need\s+to)\s+(?:now\s+)?(?:(?:listen\s+to|follow|obey|comply\s+with)\s+(?:my|these|the\s+following|every|all\s+(?:of\s+)?my)\s*(?:instructions?|orders|commands|rules|directives?)?|obey(?:\s+me)?\b|answer\s+all\s+(?:of\s+)?my\s+questions)`,
+    ),
+  },
+  {
+    // "Do Anything Now", "DAN Mode", "uncensored/jailbroken" personas
+    id: 'do-anything-now',
+    trigger: /anything|jailbroken|unfiltered|uncensored|unrestricted/i,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\bdo\s+anything\s+now\b|\b(?:act(?:ing)?\s+as|pretend\s+to\s+be|you\s+are\s+now)\s+(?:an?\s+|the\s+)?(?:jailbroken|unfiltered|uncensored|unrestricted)\b`,
+    ),
+  },
+  {
+    // Persona names in capitals only, so a person called Dan is left alone
+    id: 'dan-persona',
+    trigger: /DAN|DUDE|STAN|AIM|JAILBREAK/,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:[Aa]ct(?:ing)?\s+as|[Pp]retend\s+to\s+be|[Yy]ou\s+are(?:\s+now)?|[Kk]nown\s+as|[Nn]amed|[Cc]alled|[Ss]imulate)\s+(?:an?\s+|the\s+)?['"“]?(?:DAN|DUDE|STAN|AIM|BetterDAN)\b|\b(?:DAN|STAN|DUDE)\s+[Mm]ode\b|\[(?:DAN|JAILBREAK|🔓JAILBREAK)\]`,
+      'gu',
+    ),
+  },
+  {
+    // "immerse yourself into the role of another AI model", "play the role of another artificial intelligence"
+    id: 'another-ai-role',
+    trigger: /role of/i,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:immerse\s+yourself\s+(?:in|into)\s+the\s+role\s+of|(?:play|assume|take\s+on)\s+the\s+role\s+of\s+(?:another|an?\s+(?:different|new|unrestricted|unfiltered))\s+(?:AI|Al|artificial\s+intelligence|chatbot|language\s+model|assistant))\b`,
+    ),
+  },
+  {
+    // "From now on you are going to act as", "from now on, you will"
+    id: 'from-now-on',
+    trigger: /now on|starting now|henceforth|rest of this/i,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:from\s+now\s+on|starting\s+now|henceforth|for\s+the\s+rest\s+of\s+this\s+conversation)\s*,?\s+you\s+(?:are|will|must|shall|should|have\s+to|can)\b(?:\s+(?:going\s+to\s+|now\s+)?(?:act|be|pretend|respond|answer|reply|behave|ignore|play|only)\b)?`,
+    ),
+  },
+  {
+    // "You are going to pretend to be", "you are about to immerse", "you are no longer bound"
+    id: 'you-are-now',
+    trigger: /you are (?:going|about|no longer|now)/i,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\byou\s+are\s+(?:going|about)\s+to\s+(?:pretend\s+to\s+be|act\s+as|immerse\s+yourself|play\s+the\s+role|become\s+(?:an?\s+)?(?:AI|DAN|unrestricted))\b|\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|an?\s+(?:AI|assistant|language\s+model)|chatgpt|claude)\b|\byou\s+are\s+now\s+(?:free|freed|unrestricted|unfiltered|jailbroken|in\s+(?:developer|god|admin|unrestricted|debug)\s+mode)\b`,
+    ),
+  },
+  {
+    // "have been freed from the typical confines of AI", "do not have to abide by the rules"
+    id: 'freed-from-rules',
+    trigger: /confines|abide by|not have to (?:follow|obey)|without any (?:censorship|filtering|restrictions)/i,
+    family: 'persona',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:(?:have|has)\s+been\s+freed|broken\s+free|break\s+free)\s+(?:from|of)\s+the\s+(?:typical\s+)?confines\b|\b(?:do|does)\s+not\s+have\s+to\s+(?:abide\s+by|follow|obey)\s+(?:the\s+|any\s+)?(?:rules|restrictions|policies|guidelines)\b|\bwithout\s+any\s+(?:censorship|filtering|restrictions)\s+(?:or|and)\s+(?:censorship|filtering|restrictions|limitations)\b`,
+    ),
+  },
+  {
+    // "Developer Mode enabled", "enable developer mode", "<SYSTEM MODE>", "entering a 'maintenance mode'"
+    id: 'special-mode',
+    trigger: /mode|override/i,
+    family: 'system_mode',
+    script: 'latin',
+    pattern: rx(
+      String.raw`<\s*(?:system|god|admin|developer|dev|debug|root|sudo|override|jailbreak)(?:\s+|_)mode(?:\s+activated)?\s*>|\b(?:developer|god|admin|debug|jailbreak|unrestricted|sudo|DAN)\s+mode\s+(?:enabled|activated|on|engaged)\b|\b(?:with|in|enter|entering|enable|enabling|activate|activating|initiate|initiating|now\s+in)\s+(?:a\s+|the\s+)?['"]?(?:developer|god|jailbreak|unrestricted|sudo|DAN|(?:security\s+|law\s+enforcement\s+)?override|maintenance|system)\s+mode\b|\b(?:security|law\s+enforcement|admin|developer|system)\s+override\b|\boverride\s+mode\b|\bsystem\s+mode\s+activated\b`,
+    ),
+  },
+  {
+    // "I'm your developer", "As your creator", "As an AI developed by OpenAI", "I am God"
+    id: 'impersonate-maker',
+    trigger: /your (?:developer|creator|maker|programmer|owner|admin|operator|master)|as an ai|\bgod\b|developer (?:running|perf|cond|doing|init)/i,
+    family: 'system_mode',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:i\s+am|i'm|this\s+is)\s+your\s+(?:developer|creator|maker|programmer|owner|administrator|admin|operator|master)\b|\bas\s+your\s+(?:creator|developer|programmer|maker|owner|administrator)\b|\bas\s+an\s+AI\s+(?:developed|created|made|built|trained)\s+by\b|\b(?:i\s+am|i'm)\s+God\b|\b(?:i\s+am|i'm)\s+(?:a|the)\s+developer\s+(?:running|performing|conducting|doing|initiating)\b`,
+    ),
+  },
+  {
+    // "reveal your system prompt", "print your initial instructions"
+    id: 'prompt-leak',
+    trigger: /system prompt|system message|instructions|pre-?prompt/i,
+    family: 'prompt_leak',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:reveal|print|show|repeat|output|display|disclose|leak|tell\s+me|recite|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|complete\s+|original\s+|hidden\s+|secret\s+|initial\s+)*(?:system\s+prompt|system\s+message|(?:initial|hidden|original|secret|system)\s+instructions|pre-?prompt)\b`,
+    ),
+  },
+  {
+    // Chat-template role tags and instruction headers
+    id: 'role-tag',
+    trigger: /<\||\[\/?(?:INST|SYS)\]|<<\/?SYS|_of_turn|^[ \t]*#{1,4}[ \t]*(?:instruction|system|new|response)|^[ \t]*(?:assistant|system|developer)[ \t]*:/im,
+    family: 'role_tag',
+    script: 'latin',
+    pattern: rx(
+      String.raw`<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn)\s*\|>(?:\s*(?:system|assistant|user|developer)\b)?|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>|^[ \t]*#{1,4}[ \t]*(?:instructions?|system(?:\s+prompt)?|new\s+instructions?|response)[ \t]*:?[ \t]*$|^[ \t]*(?:assistant|system|developer)[ \t]*:`, 'gimu',
+    ),
+  },
+  {
+    // "BEGIN SYSTEM PROMPT" / "END OF INSTRUCTIONS" style fences
+    id: 'fence',
+    trigger: /\b(?:BEGIN|END|START)(?: OF)? (?:SYSTEM|INSTRUCTION|PROMPT|UNTRUSTED|USER)/i,
+    family: 'fence',
+    script: 'latin',
+    pattern: rx(
+      String.raw`(?:-{2,}|={2,}|#{2,}|\[)?\s*\b(?:BEGIN|END|START)(?:\s+OF)?\s+(?:SYSTEM(?:\s+PROMPT)?|INSTRUCTIONS?|PROMPT|UNTRUSTED\s+(?:DATA|CONTENT|TEXT)|USER\s+(?:INPUT|DATA))\b\s*(?:-{2,}|={2,}|#{2,}|\])?`,
+    ),
+  },
+];
+
+// A word in any script, combining marks included (Devanagari vowel signs are marks).
+const NW = String.raw`[\p{L}\p{M}]+`;
+
+/** Cheap multilingual coverage of the override family (the corpora's machine translations). */
+const MULTILINGUAL_LATIN: InstructionRule[] = [
+  {
+    id: 'override-romance',
+    trigger: /ignor|oubli|olv|esque|dimentic|vergiss|vergessen|missacht|abaikan|lupakan|kalimutan|quên|bỏ qua/i,
+    family: 'multilingual',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:ignor(?:e[sz]?|ez|a|ar|ad|ate|are|iere|ieren|iert)(?:\s+sie)?|oubli(?:e|ez|er)|olv[ií]d(?:a|e|ar|ate|ad|ese)(?:\s+de)?|esque(?:ç|c)(?:a|e|er)|dimentic(?:a|ate|are)|vergiss|vergessen\s+sie|missachte(?:n\s+sie)?|abaikan|lupakan|kalimutan|quên|bỏ\s+qua)\s+(?:${NW}\s+){0,4}?(?:instru(?:ctions?|cciones|ções|ção|zioni|ksi|ktionen)|anweisungen|directives|directivas|indicaciones|indications|consignes|istruzioni|tagubilin|hướng\s+dẫn|chỉ\s+dẫn|quy\s+tắc|regole|reglas|règles|regeln|regras|aturan)\b`,
+    ),
+  },
+  {
+    id: 'override-romance-everything',
+    trigger: /ignor|oubli|olv|esque|dimentic|vergiss/i,
+    family: 'multilingual',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:ignor(?:e|ez|a|ar)|oubli(?:e|ez)|olv[ií]d(?:a|e)|esque(?:ç|c)a|dimentica|vergiss)\s+(?:tout\s+ce\s+qu|todo\s+lo\s+que|tudo\s+o\s+que|tutto\s+(?:ciò|quello)\s+che|alles,?\s+was)`,
+    ),
+  },
+  {
+    // Indirect hijack in other languages: "Ignorez la fonction et indiquez", "Ignorieren Sie die Funktion und geben Sie an"
+    id: 'override-romance-and-state',
+    trigger: /ignor/i,
+    family: 'multilingual',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\bignor\p{L}*(?:\s+sie)?\s+(?:l[ae]s?|l'|il|lo|o|a|as|os|die|der|das|den|el)\s*(?:${NW}\s+){1,3}?(?:e|et|y|und)\s+(?:indiqu|dichiar|declar|dites|d[ií]|dec[ií]|diga|geben|sag|afirm|écri|scriv|escrib|o\s+estado|stampa|imprim)`,
+    ),
+  },
+  {
+    // "DAN (haz cualquier cosa ahora)": the DAN persona introduced in any language
+    id: 'dan-parenthetical',
+    trigger: /DAN/,
+    family: 'multilingual',
+    script: 'latin',
+    pattern: rx(String.raw`\bDAN\s*[(（]`, 'gu'),
+  },
+];
+
+/** Non-Latin scripts, matched on the native text. */
+const NATIVE: InstructionRule[] = [
+  {
+    id: 'override-cjk',
+    family: 'multilingual',
+    script: 'native',
+    pattern: rx(
+      String.raw`(?:忽略|无视|無視|忘记|忘記|不要理会|忽视)(?:所有|一切|你的|您的|之前|以前|先前|上面|上述|的|所有的|\s)*(?:指示|指令|说明|說明|规则|規則|命令|提示)|(?:以前|事前|前|これまで|上記|先)の(?:指示|命令|指令|ルール)を?(?:無視|忘れ)|(?:이전|앞의|모든|위의)\s*(?:지침|지시|명령|규칙)(?:을|를|은|는)?\s*(?:무시|잊어)|(?:名为|叫做|称为|として知られる)\s*["“]?DAN`,
+    ),
+  },
+  {
+    id: 'override-cyrillic',
+    family: 'multilingual',
+    script: 'native',
+    pattern: rx(
+      String.raw`(?:игнорир${NW}|забудь${NW}?|забудьте|проигнорир${NW}|не\s+обращай${NW}?\s+внимания\s+на)\s+(?:${NW}\s+){0,3}?(?:инструкци${NW}|указани${NW}|правил${NW}|команд${NW}|всё|все,?\s+что)`,
+    ),
+  },
+  {
+    id: 'override-turkish',
+    family: 'multilingual',
+    script: 'native',
+    pattern: rx(
+      String.raw`(?:önce[kK][iİı]|tüm|bütün)\s+(?:${NW}\s+){0,2}?(?:tal[iİı]mat|görev)${NW}\s+(?:yok\s+say|görmezden\s+gel|unut|bağımsız)`,
+    ),
+  },
+  {
+    id: 'override-indic',
+    family: 'multilingual',
+    script: 'native',
+    pattern: rx(
+      String.raw`निर्देश${NW}?\s+(?:${NW}\s+){0,2}?(?:अनदेखा|अवहेलना|भूल|उपेक्षा)|बताया\s+गया\s+है\s+(?:${NW}\s+)?अनदेखा|नियमों\s+के\s+बारे\s+में\s+भूल|নির্দেশ${NW}?\s+(?:${NW}\s+){0,2}?(?:উপেক্ষা|ভুলে)|বলা\s+হয়েছে\s+(?:${NW}\s+)?উপেক্ষা`,
+    ),
+  },
+  {
+    id: 'override-arabic-thai',
+    family: 'multilingual',
+    script: 'native',
+    pattern: rx(
+      String.raw`(?:تجاهل|انسَ|انس|تغاضى\s+عن)\s+(?:${NW}\s+){0,2}?(?:التعليمات|تعليماتك|الإرشادات|التوجيهات|كل\s+ما)|(?:อย่าไปสนใจ|ละเว้น|เพิกเฉย)\S{0,12}(?:คำแนะนำ|คําแนะนํา|คำสั่ง)`,
+    ),
+  },
+];
+
+/** Every rule, Latin first. */
+export const INSTRUCTION_RULES: readonly InstructionRule[] = [...LATIN, ...MULTILINGUAL_LATIN, ...NATIVE];

@@ -1,0 +1,78 @@
+/**
+ * Guard benchmark: neutralise throughput (MB/s) on realistic inputs and per-family
+ * neutralisation / false-positive figures over the corpora in ../shared/corpora.
+ * Run: node --import tsx test/bench/guard.bench.ts
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createNonce, envelope, neutralizeInstructions } from '../../src/guard/index.js';
+
+const CORPORA = new URL('../../../shared/corpora/', import.meta.url);
+const read = (path: string): string => readFileSync(new URL(path, CORPORA), 'utf8');
+type Row = Record<string, unknown>;
+const rows = (path: string): Row[] => JSON.parse(read(path)) as Row[];
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function throughput(label: string, texts: string[], fn: (t: string) => unknown): void {
+  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+  for (const t of texts.slice(0, 200)) fn(t); // warm-up
+  let rounds = 0;
+  const start = performance.now();
+  while (performance.now() - start < 1000) {
+    for (const t of texts) fn(t);
+    rounds++;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`${label.padEnd(44)} ${((bytes * rounds) / seconds / 1e6).toFixed(1).padStart(7)} MB/s  (${texts.length} texts, ${(bytes / 1024).toFixed(0)} KB, ${rounds} rounds)`);
+}
+
+const cse = rows('cyberseceval-prompt-injection/prompt_injection.json');
+const ml = rows('cyberseceval-prompt-injection/prompt_injection_multilingual_machine_translated.json');
+const wildguard = rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt']));
+const notinject = ['one', 'two', 'three'].flatMap((n) => rows(`notinject/NotInject_${n}.json`).map((x) => str(x['prompt'])));
+const bfcl: string[] = [];
+const walk = (s: unknown): void => {
+  if (typeof s !== 'object' || s === null) return;
+  const o = s as Row;
+  if (typeof o['description'] === 'string') bfcl.push(o['description']);
+  for (const v of Object.values((o['properties'] as Row | undefined) ?? {})) walk(v);
+  walk(o['parameters']);
+  walk(o['items']);
+};
+for (const f of ['BFCL_v4_live_simple.jsonl', 'BFCL_v4_simple_javascript.jsonl', ...readdirSync(new URL('bfcl-tool-docs/multi_turn_func_doc/', CORPORA)).map((x) => `multi_turn_func_doc/${x}`)]) {
+  for (const line of read(`bfcl-tool-docs/${f}`).split('\n')) {
+    if (!line.trim()) continue;
+    const e = JSON.parse(line) as Row;
+    for (const fn of Array.isArray(e['function']) ? (e['function'] as Row[]) : [e]) walk(fn);
+  }
+}
+// A typical tool result: JSON of a task list, ASCII, ~3 KB.
+const result = JSON.stringify({ success: true, tasks: Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, title: `Task number ${i} for the launch`, status: 'todo', price: `$${i}.99` })) });
+
+console.log('# neutralizeInstructions throughput');
+throughput('tool result JSON (ASCII, 3 KB)', [result], neutralizeInstructions);
+throughput('bfcl tool docs (benign, short)', bfcl, neutralizeInstructions);
+throughput('wildguard (benign prompts)', wildguard, neutralizeInstructions);
+throughput('cyberseceval attacks (English)', cse.map((x) => str(x['user_input'])), neutralizeInstructions);
+throughput('cyberseceval attacks (machine-translated)', ml.map((x) => str(x['user_input'])), neutralizeInstructions);
+const nonce = createNonce();
+throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
+
+console.log('\n# neutralised per family (attacks)');
+const families = new Map<string, [number, number]>();
+for (const [prefix, list] of [['cyberseceval', cse], ['cyberseceval-multilingual', ml]] as const) {
+  for (const x of list) {
+    const key = `${prefix}:${str(x['injection_variant'])}`;
+    const s = families.get(key) ?? [0, 0];
+    s[0] += neutralizeInstructions(str(x['user_input'])).changed ? 1 : 0;
+    s[1]++;
+    families.set(key, s);
+  }
+}
+for (const [k, [hit, n]] of [...families].sort()) console.log(`${k.padEnd(62)} ${String(hit).padStart(4)}/${String(n).padEnd(4)} ${((100 * hit) / n).toFixed(1)}%`);
+
+console.log('\n# altered (benign, false positives)');
+for (const [name, list] of [['bfcl-tool-docs', bfcl], ['notinject', notinject], ['wildguard-benign', wildguard]] as const) {
+  const altered = list.filter((t) => neutralizeInstructions(t).changed).length;
+  console.log(`${name.padEnd(62)} ${String(altered).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * altered) / list.length).toFixed(2)}%`);
+}
