@@ -19,6 +19,11 @@ function tsResolve() {
   };
 }
 
+/** ajv requires its JSON meta-schemas. */
+function json() {
+  return { name: 'json', transform: (code, id) => (id.endsWith('.json') ? { code: `export default ${code};`, map: null } : null) };
+}
+
 /** TypeScript → JavaScript with esbuild (type-checking is `npm run typecheck`'s job). */
 function esbuildTs({ target = 'es2022', minify = false } = {}) {
   return {
@@ -34,6 +39,7 @@ function esbuildTs({ target = 'es2022', minify = false } = {}) {
 const browserPlugins = (minify) => [
   tsResolve(),
   nodeResolve({ browser: true, exportConditions: ['browser', 'production', 'default'] }),
+  json(),
   commonjs(),
   esbuildTs({ minify }),
   ...(minify ? [terser({ format: { comments: false }, compress: { passes: 2 } })] : []),
@@ -72,7 +78,7 @@ export default [
     input: { index: 'src/server/index.ts', node: 'src/server/node.ts' },
     output: { dir: 'dist/server', format: 'es', sourcemap: true },
     external: (id) => id.startsWith('node:') || id === 'ws',
-    plugins: [tsResolve(), nodeResolve({ exportConditions: ['node', 'default'] }), commonjs(), esbuildTs()],
+    plugins: [tsResolve(), nodeResolve({ exportConditions: ['node', 'default'] }), json(), commonjs(), esbuildTs()],
     onwarn,
   },
 ];

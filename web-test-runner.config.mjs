@@ -1,8 +1,7 @@
 // Browser tests: unit and element tests in real Chromium.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { fromRollup } from '@web/dev-server-rollup';
-import rollupCommonjs from '@rollup/plugin-commonjs';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { build } from 'esbuild';
 import { chromiumArgs, chromiumPath } from './test/chromium.mjs';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,11 +24,6 @@ function corpora() {
   };
 }
 
-// ajv (and its helpers) ship CommonJS only; convert them once here so every test,
-// and every fixture page served by the dev server, imports them as ES modules.
-const commonjs = fromRollup(rollupCommonjs);
-const cjsPackages = ['ajv', 'fast-deep-equal', 'json-schema-traverse', 'fast-uri', 'require-from-string'];
-
 /** Fixture pages under test/fixtures/csp/ are served with a strict CSP (no 'unsafe-eval'). */
 function cspFixtures() {
   return async (ctx, next) => {
@@ -46,6 +40,31 @@ function cspFixtures() {
   };
 }
 
+/**
+ * ajv's CommonJS has require cycles and JSON requires that per-file conversion cannot serve:
+ * serve it as one ES module pre-bundled by esbuild (what `import('ajv')` gets in every test).
+ */
+function prebundle(packages) {
+  const cache = new Map();
+  return {
+    name: 'prebundle-cjs',
+    resolveImport({ source }) {
+      if (packages.includes(source)) return `/__prebundled__/${source}.js`;
+    },
+    async serve(context) {
+      const match = /^\/__prebundled__\/(.+)\.js$/.exec(context.path);
+      if (!match || !packages.includes(match[1])) return;
+      const name = match[1];
+      if (!cache.has(name)) {
+        const contents = `export { default } from '${name}';`;
+        const options = { bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' };
+        cache.set(name, build({ ...options, stdin: { contents, resolveDir: process.cwd() } }).then((r) => r.outputFiles[0].text));
+      }
+      return { body: await cache.get(name), type: 'js' };
+    },
+  };
+}
+
 export default {
   files: ['test/**/*.test.ts', '!test/server/**', '!test/e2e/**', '!test/bench/**'],
   nodeResolve: { exportConditions: ['browser', 'production'] },
@@ -54,9 +73,8 @@ export default {
   browserStartTimeout: 60000,
   testsFinishTimeout: 600000,
   middleware: [corpora(), cspFixtures()],
-  mimeTypes: { '**/node_modules/ajv/**/*.js': 'js' },
   plugins: [
-    commonjs({ include: cjsPackages.map((p) => `**/node_modules/${p}/**/*`) }),
+    prebundle(['ajv']),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
   browsers: [

@@ -1,0 +1,168 @@
+import { expect } from '@open-wc/testing';
+import { ArgumentValidator } from '../../src/tools/validator.js';
+import type { JsonSchema } from '../../src/tools/types.js';
+
+const schema: JsonSchema = {
+  type: 'object',
+  properties: {
+    sku: { type: 'string', minLength: 1 },
+    quantity: { type: 'integer', minimum: 1 },
+    color: { enum: ['red', 'blue'] },
+  },
+  required: ['sku'],
+  additionalProperties: false,
+};
+
+for (const engine of ['ajv', 'interpreter'] as const) {
+  describe(`ArgumentValidator (${engine})`, () => {
+    let validator: ArgumentValidator;
+    beforeEach(() => {
+      validator = new ArgumentValidator({ engine });
+    });
+
+    it('accepts valid object arguments and hands back the value', async () => {
+      const result = await validator.validate(schema, { sku: 'A1', quantity: 2 });
+      expect(result).to.deep.equal({ valid: true, value: { sku: 'A1', quantity: 2 } });
+      expect(validator.engine).to.equal(engine);
+    });
+
+    it('parses JSON-string arguments as models send them', async () => {
+      expect(await validator.validate(schema, '{"sku":"A1","color":"red"}')).to.deep.equal({
+        valid: true,
+        value: { sku: 'A1', color: 'red' },
+      });
+    });
+
+    it('treats empty, null and missing arguments as {}', async () => {
+      const open: JsonSchema = { type: 'object', properties: {} };
+      for (const args of ['', '  ', null, undefined]) {
+        expect(await validator.validate(open, args)).to.deep.equal({ valid: true, value: {} });
+      }
+    });
+
+    it('explains a JSON parse failure', async () => {
+      const result = await validator.validate(schema, '{"sku": ');
+      expect(result.valid).to.equal(false);
+      expect(result.valid === false && result.reason).to.match(/^arguments are not valid JSON/);
+    });
+
+    it('refuses arguments that are not an object', async () => {
+      for (const [args, word] of [
+        ['[1]', 'an array'],
+        [[1], 'an array'],
+        ['5', 'a number'],
+        [true, 'a boolean'],
+      ] as const) {
+        const result = await validator.validate(schema, args);
+        expect(result.valid === false && result.reason).to.equal(`arguments must be a JSON object, not ${word}`);
+      }
+    });
+
+    it('gives a readable reason listing every problem', async () => {
+      const result = await validator.validate(schema, { quantity: 0 });
+      expect(result.valid).to.equal(false);
+      if (result.valid) return;
+      expect(result.reason).to.include('/quantity must be >= 1');
+      expect(result.reason).to.include("must have required property 'sku'");
+      expect(result.reason.split('; ')).to.have.length(2);
+    });
+
+    it('names extra properties, wrong types and allowed enum values', async () => {
+      const result = await validator.validate(schema, { sku: 7, color: 'green', extra: 1 });
+      if (result.valid) throw new Error('expected invalid');
+      expect(result.reason).to.include('/sku must be string');
+      expect(result.reason).to.include('/color must be equal to one of the allowed values: "red", "blue"');
+      expect(result.reason).to.include("must NOT have additional properties ('extra')");
+    });
+
+    it('compiles a schema once and reuses it (by object and by JSON text)', async () => {
+      const first = await validator.compile(schema);
+      expect(await validator.compile(schema)).to.equal(first);
+      expect(await validator.compile(JSON.parse(JSON.stringify(schema)) as JsonSchema)).to.equal(first);
+      await validator.validate(schema, { sku: 'x' });
+      expect(validator.compileCount).to.equal(1);
+      const other = await validator.compile({ type: 'object', properties: { a: { type: 'number' } } });
+      expect(other).not.to.equal(first);
+      expect(validator.compileCount).to.equal(2);
+    });
+
+    it('compiles once when two calls race on a new schema', async () => {
+      const fresh: JsonSchema = { type: 'object', properties: { z: { type: 'string' } } };
+      const [a, b] = await Promise.all([validator.compile(fresh), validator.compile(fresh)]);
+      expect(a).to.equal(b);
+    });
+
+    it('rejects with the reason when the signal is already aborted', async () => {
+      const controller = new AbortController();
+      controller.abort(new Error('stopped'));
+      let caught: unknown;
+      try {
+        await validator.validate({ type: 'object', properties: { q: {} } }, {}, { signal: controller.signal });
+      } catch (error) {
+        caught = error;
+      }
+      expect((caught as Error).message).to.equal('stopped');
+    });
+  });
+}
+
+describe('ArgumentValidator engines', () => {
+  it('loads nothing before the first validation', () => {
+    expect(new ArgumentValidator().engine).to.equal(null);
+  });
+
+  it("'auto' uses ajv on a page that allows eval (control for the CSP test)", async () => {
+    const validator = new ArgumentValidator();
+    expect((await validator.validate(schema, { sku: 'A' })).valid).to.equal(true);
+    expect(validator.engine).to.equal('ajv');
+  });
+
+  it("'auto' falls back to the interpreter for a schema ajv refuses (not an eval problem)", async () => {
+    const validator = new ArgumentValidator();
+    // ajv (draft-07) cannot resolve this meta-schema URI; the interpreter ignores it.
+    const odd: JsonSchema = { $schema: 'https://example.test/unknown-draft', type: 'object', properties: { n: { type: 'number' } } };
+    const result = await validator.validate(odd, { n: 'x' });
+    expect(result.valid).to.equal(false);
+    expect(result.valid === false && result.reason).to.include('/n must be number');
+  });
+
+  it('under a CSP without unsafe-eval, validates with the interpreter (iframe fixture)', async () => {
+    const frame = document.createElement('iframe');
+    const message = new Promise<Record<string, unknown>>((resolve) => {
+      const onMessage = (event: MessageEvent) => {
+        const data = event.data as { type?: string };
+        if (event.source === frame.contentWindow && data?.type === 'wave-csp-validate') {
+          window.removeEventListener('message', onMessage);
+          resolve(event.data as Record<string, unknown>);
+        }
+      };
+      window.addEventListener('message', onMessage);
+    });
+    frame.src = '/test/fixtures/csp/validate.html';
+    document.body.append(frame);
+    try {
+      const data = await message;
+      expect(data['error'], String(data['error'])).to.equal(undefined);
+      const report = data['report'] as Record<string, { valid?: boolean; reason?: string } | string | null>;
+      // The policy really blocks eval in that page…
+      expect(report['functionError']).to.equal('EvalError');
+      // …yet validation works, with the interpreter.
+      expect(report['autoEngine']).to.equal('interpreter');
+      expect(report['good']).to.deep.equal({ valid: true, value: { sku: 'A1', quantity: 2 } });
+      expect(report['badArgs']).to.deep.equal({
+        valid: false,
+        reason: "/quantity must be >= 1; must have required property 'sku'",
+      });
+      // Without the probe, ajv's compile hits EvalError and the validator switches for good.
+      expect(report['unprobedEngine']).to.equal('interpreter');
+      expect(report['unprobedGood']).to.deep.equal({ valid: true, value: { sku: 'B2' } });
+      expect(report['unprobedBad']).to.deep.equal({ valid: false, reason: '/sku must NOT have fewer than 1 characters' });
+      // ajv alone cannot work there at all.
+      const forced = report['forced'] as { valid: boolean; reason: string };
+      expect(forced.valid).to.equal(false);
+      expect(forced.reason).to.match(/could not be compiled: .*(unsafe-eval|Content Security Policy)/i);
+    } finally {
+      frame.remove();
+    }
+  });
+});
