@@ -1,0 +1,450 @@
+/**
+ * One conversation session: the core behind a `<wave-chat>` element. It owns the page-tool
+ * catalogue, the page context, consent (gate and grant), the runner, the transcript and the
+ * events, and exposes them through `WaveSessionApi`; the element only renders and forwards.
+ */
+import { systemClock, type Clock } from '../clock.js';
+import { ConfirmationGate } from '../consent/confirmation-gate.js';
+import { SpendGrant, SpendGrantEvent } from '../consent/spend-grant.js';
+import type { ConfirmDecision, SpendGrantState, VisitorEvidence } from '../consent/types.js';
+import { isTrustedEvidence } from '../consent/confirmation-gate.js';
+import { PageContext } from '../context/page-context.js';
+import type { KeyValueStorage } from '../storage.js';
+import { ToolDeferral } from '../tools/deferral.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { ToolRunner, type BuiltinToolDefinition, type ToolChipItem } from '../tools/runner.js';
+import type { HostToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
+import { ArgumentValidator } from '../tools/validator.js';
+import type { LoopUpdate } from './conversation-loop.js';
+import {
+  ConversationStatus,
+  type SessionState,
+  type TranscriptItem,
+  type Unsubscribe,
+  type WaveCoreEvent,
+  type WaveSessionApi,
+} from './types.js';
+
+/** What a loop factory receives (matches `ConversationLoopOptions`, transport left unchecked). */
+export interface SessionLoopDeps {
+  /** The `transport` option as given (a `ModelTransport` once wired). */
+  transport: unknown;
+  runTool: (call: ToolCall, signal: AbortSignal) => Promise<ToolOutcome>;
+  schemas: () => HostToolSchema[];
+  context: () => string | null;
+  siteId: string;
+  conversationId: () => string;
+  clock: Clock;
+  onUpdate: (update: LoopUpdate) => void;
+}
+
+/** The part of `ConversationLoop` the session drives. */
+export interface SessionLoop {
+  send(text: string, signal: AbortSignal): Promise<void>;
+  retry(signal: AbortSignal): Promise<void>;
+  reset(): void;
+}
+
+export interface WaveSessionOptions {
+  siteId?: string;
+  clock?: Clock;
+  /** Where the spend grant is mirrored (sessionStorage in the browser). Omit for memory only. */
+  storage?: KeyValueStorage;
+  warn?: (message: string) => void;
+  transport?: unknown;
+  /** Built-in page-reading tools, offered only while no page tool is registered (SPEC §8). */
+  builtinTools?: Readonly<Record<string, BuiltinToolDefinition>>;
+  /** Makes the conversation loop, on the first `send`/`retry`. Without it, `send` shows an error notice. */
+  createLoop?: (deps: SessionLoopDeps) => SessionLoop;
+  /** Receipt unit label, e.g. `cr` (default). */
+  costUnit?: string;
+  /** Conversation ids (default `crypto.randomUUID()`). */
+  createId?: () => string;
+  /** Argument validator engine (default 'auto': ajv, or the interpreter where eval is blocked). */
+  validatorEngine?: 'auto' | 'ajv' | 'interpreter';
+}
+
+const NO_LOOP_TEXT = 'The assistant is not connected yet, so this message was not sent.';
+
+/**
+ * The session behind one `<wave-chat>`.
+ *
+ * @example
+ * const session = new WaveSession({ siteId: 'demo', storage: sessionStorageOrMemory(),
+ *   createLoop: (deps) => new ConversationLoop({ ...deps, transport: deps.transport as ModelTransport }) });
+ * session.registerTool('add_task', { description: 'Add a task.', handler: ({ title }) => ({ title }) });
+ * session.subscribe((state) => render(state));
+ * await session.callTool('add_task', { title: 'Milk' }); // { success: true, title: 'Milk' }
+ */
+export class WaveSession implements WaveSessionApi {
+  /** Receipt unit label for the chips (`· −40 cr`). */
+  readonly costUnit: string;
+  readonly siteId: string;
+  readonly registry: ToolRegistry;
+  readonly #clock: Clock;
+  readonly #options: WaveSessionOptions;
+  readonly #deferral = new ToolDeferral();
+  readonly #validator: ArgumentValidator;
+  readonly #context: PageContext;
+  readonly #gate: ConfirmationGate;
+  readonly #grant: SpendGrant;
+  readonly #runner: ToolRunner;
+  readonly #stateListeners = new Set<(state: SessionState) => void>();
+  readonly #eventListeners = new Set<(event: WaveCoreEvent) => void>();
+  #state: SessionState;
+  #loop: SessionLoop | null = null;
+  #reply: AbortController | null = null;
+  #removePagehide: (() => void) | null = null;
+
+  constructor(options: WaveSessionOptions = {}) {
+    this.#options = options;
+    this.siteId = options.siteId ?? 'default';
+    this.costUnit = options.costUnit ?? 'cr';
+    this.#clock = options.clock ?? systemClock;
+    this.#validator = new ArgumentValidator({ engine: options.validatorEngine ?? 'auto' });
+    const warn = options.warn ?? ((m: string) => console.warn(m));
+    this.registry = new ToolRegistry({ warn });
+    this.#context = new PageContext({ warn });
+    this.#gate = new ConfirmationGate({
+      onShown: (request) => this.#emit({ type: 'confirmation-shown', request }),
+      onAnswered: (request, outcome) =>
+        this.#emit({ type: 'confirmation-answered', id: request.id, decision: outcome.decision, source: outcome.source }),
+    });
+    this.#state = {
+      conversationId: this.#newId(),
+      status: ConversationStatus.idle,
+      items: [],
+      grant: { active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 },
+      model: null,
+    };
+    this.#grant = new SpendGrant({
+      siteId: this.siteId,
+      clock: this.#clock,
+      ...(options.storage ? { storage: options.storage } : {}),
+      onEvent: (event, grant) => this.#emit(grantEvent(event, grant)),
+      onChange: (grant) => this.#set({ grant }),
+    });
+    this.#state = { ...this.#state, grant: this.#grant.state() };
+    this.#runner = new ToolRunner({
+      registry: this.registry,
+      validator: this.#validator,
+      deferral: this.#deferral,
+      gate: this.#gate,
+      grant: this.#grant,
+      clock: this.#clock,
+      builtinTools: () => options.builtinTools ?? {},
+      emit: (event) => this.#emit(event),
+      onChip: (chip) => this.#upsert(chip),
+    });
+    // SPEC §5: the grant ends when the page unloads.
+    const target = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
+    if (typeof target.addEventListener === 'function' && typeof target.removeEventListener === 'function') {
+      const onPagehide = () => this.#grant.clear();
+      globalThis.addEventListener('pagehide', onPagehide);
+      this.#removePagehide = () => globalThis.removeEventListener('pagehide', onPagehide);
+    }
+  }
+
+  /** The current snapshot (a new object after every change). Reading it also expires a stale grant. */
+  get state(): SessionState {
+    this.#grant.state();
+    return this.#state;
+  }
+
+  /** Calls `listener` after every change; not called immediately. */
+  subscribe(listener: (state: SessionState) => void): Unsubscribe {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  onEvent(listener: (event: WaveCoreEvent) => void): Unsubscribe {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
+  // Page tools API (SPEC §3, §6)
+
+  registerTool(name: string, definition: ToolDefinition): boolean {
+    return this.registry.register(name, definition);
+  }
+
+  registerTools(map: Record<string, ToolDefinition>): number {
+    return this.registry.registerMany(map);
+  }
+
+  unregisterTool(name: string): boolean {
+    return this.registry.unregister(name);
+  }
+
+  /** Exactly what the next request carries: page tools (through deferral) or else the built-ins. */
+  getHostToolSchemas(): HostToolSchema[] {
+    if (this.registry.size > 0) return this.#deferral.schemas(this.registry);
+    return Object.entries(this.#options.builtinTools ?? {}).map(([name, def]) => builtinSchema(name, def));
+  }
+
+  /** Runs a tool exactly as a model call would, resolving with what the model would receive. */
+  async callTool(name: string, args?: unknown): Promise<SanitizedResult> {
+    const call: ToolCall = { id: `host_${this.#newId()}`, name: String(name), arguments: args ?? {} };
+    const outcome = await this.#runner.run(call, {
+      signal: new AbortController().signal,
+      conversationId: this.#state.conversationId,
+      source: 'host',
+    });
+    return outcome.result;
+  }
+
+  setContext(value: unknown): void {
+    this.#context.set(value);
+  }
+
+  /** The serialized page state the next request carries, or null. */
+  getContext(): string | null {
+    return this.#context.get();
+  }
+
+  // Conversation
+
+  async send(text: string): Promise<void> {
+    const message = typeof text === 'string' ? text : String(text);
+    if (message.trim() === '') return;
+    this.#emit({ type: 'message-sent', text: message });
+    const loop = this.#ensureLoop();
+    if (!loop) {
+      this.#append({ kind: 'message', id: this.#newId(), role: 'user', text: message, streaming: false });
+      this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: NO_LOOP_TEXT });
+      return;
+    }
+    await this.#drive((signal) => loop.send(message, signal));
+  }
+
+  async retry(): Promise<void> {
+    const loop = this.#ensureLoop();
+    if (!loop) {
+      this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: NO_LOOP_TEXT });
+      return;
+    }
+    await this.#drive((signal) => loop.retry(signal));
+  }
+
+  stop(): void {
+    this.#interrupt('stopped');
+  }
+
+  /** Closing also ends the reply: its chips and buttons are gone. */
+  close(): void {
+    this.#interrupt('closed');
+  }
+
+  restart(): void {
+    this.#interrupt('restarted');
+    this.#grant.clear();
+    this.#deferral.reset();
+    try {
+      this.#loop?.reset();
+    } catch {
+      /* a broken loop is replaced below */
+    }
+    this.#set({
+      conversationId: this.#newId(),
+      items: [],
+      status: ConversationStatus.idle,
+      grant: this.#grant.state(),
+    });
+  }
+
+  /** Detaches the pagehide listener and closes; the session is not used after this. */
+  dispose(): void {
+    this.close();
+    this.#removePagehide?.();
+    this.#removePagehide = null;
+  }
+
+  answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean {
+    return this.#gate.answer(id, decision, evidence);
+  }
+
+  revokeGrant(evidence: VisitorEvidence): boolean {
+    if (!isTrustedEvidence(evidence) || !this.#grant.state().active) return false;
+    this.#grant.revoke('visitor');
+    return true;
+  }
+
+  /**
+   * Starts the spend grant from an explicit visitor act outside a chip (a spoken blanket phrase
+   * "approve all spending"). Ignored unless `evidence.isTrusted`.
+   */
+  approveSpending(evidence: VisitorEvidence): boolean {
+    if (!isTrustedEvidence(evidence)) return false;
+    this.#grant.start();
+    return true;
+  }
+
+  #interrupt(reason: 'stopped' | 'closed' | 'restarted'): void {
+    const reply = this.#reply;
+    this.#reply = null;
+    reply?.abort(new DOMException(`The reply was ${reason}.`, 'AbortError'));
+    this.#gate.cancelAll(reason);
+    this.#runner.abortAll(reason);
+  }
+
+  async #drive(step: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const reply = new AbortController();
+    this.#reply = reply;
+    try {
+      await step(reply.signal);
+    } catch (error) {
+      this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: describe(error), retryable: true });
+      this.#set({ status: ConversationStatus.error });
+    } finally {
+      if (this.#reply === reply) this.#reply = null;
+    }
+  }
+
+  #ensureLoop(): SessionLoop | null {
+    if (this.#loop || !this.#options.createLoop) return this.#loop;
+    try {
+      this.#loop = this.#options.createLoop({
+        transport: this.#options.transport,
+        runTool: (call, signal) =>
+          this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
+        schemas: () => this.getHostToolSchemas(),
+        context: () => this.#context.get(),
+        siteId: this.siteId,
+        conversationId: () => this.#state.conversationId,
+        clock: this.#clock,
+        onUpdate: (update) => this.#apply(update),
+      });
+    } catch (error) {
+      this.#options.warn?.(`[wave-chat] could not start the conversation: ${describe(error)}`);
+      this.#loop = null;
+    }
+    return this.#loop;
+  }
+
+  /** Folds one loop update into the transcript and status. */
+  #apply(update: LoopUpdate): void {
+    switch (update.type) {
+      case 'user-message':
+        this.#append({ kind: 'message', id: update.id, role: 'user', text: update.text, streaming: false });
+        return;
+      case 'assistant-delta': {
+        const existing = this.#state.items.find((i) => i.id === update.id);
+        const text = (existing?.kind === 'message' ? existing.text : '') + update.delta;
+        this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text, streaming: true });
+        return;
+      }
+      case 'assistant-done':
+        this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text: update.text, streaming: false });
+        this.#emit({ type: 'message-received', text: update.text });
+        return;
+      case 'meta':
+        this.#set({ model: { name: update.model, offline: update.offline } });
+        return;
+      case 'status':
+        this.#set({ status: update.status });
+        return;
+      case 'notice':
+        this.#append({ kind: 'notice', id: this.#newId(), level: update.level, text: update.text, retryable: update.retryable });
+        return;
+    }
+  }
+
+  #append(item: TranscriptItem): void {
+    this.#set({ items: [...this.#state.items, item] });
+  }
+
+  /** Replaces the item with the same id in place (chips keep their position), or appends. */
+  #upsert(item: TranscriptItem | ToolChipItem): void {
+    const items = this.#state.items;
+    const index = items.findIndex((i) => i.id === item.id);
+    if (index === -1) {
+      this.#append(item);
+      return;
+    }
+    const next = items.slice();
+    next[index] = item;
+    this.#set({ items: next });
+  }
+
+  #set(patch: Partial<SessionState>): void {
+    this.#state = { ...this.#state, ...patch };
+    const state = this.#state;
+    for (const listener of [...this.#stateListeners]) {
+      try {
+        listener(state);
+      } catch {
+        /* a listener cannot break the session */
+      }
+    }
+  }
+
+  #emit(event: WaveCoreEvent): void {
+    for (const listener of [...this.#eventListeners]) {
+      try {
+        listener(event);
+      } catch {
+        /* a listener cannot break the session */
+      }
+    }
+  }
+
+  #newId(): string {
+    return this.#options.createId ? this.#options.createId() : randomId();
+  }
+}
+
+function grantEvent(event: SpendGrantEvent, grant: SpendGrantState): WaveCoreEvent {
+  switch (event) {
+    case SpendGrantEvent.started:
+      return { type: 'grant-started', grant };
+    case SpendGrantEvent.raised:
+      return { type: 'grant-raised', grant };
+    case SpendGrantEvent.revoked:
+      return { type: 'grant-revoked', grant };
+    case SpendGrantEvent.expired:
+      return { type: 'grant-expired', grant };
+  }
+}
+
+function builtinSchema(name: string, def: BuiltinToolDefinition): HostToolSchema {
+  const read = <T>(fn: () => T, fallback: T): T => {
+    try {
+      return fn();
+    } catch {
+      return fallback;
+    }
+  };
+  const cost = read(() => def.cost, 0);
+  return {
+    name,
+    description: read(() => (typeof def.description === 'string' ? def.description : ''), ''),
+    parameters: read(() => (typeof def.parameters === 'object' && def.parameters !== null ? def.parameters : null), null) ?? {
+      type: 'object',
+      properties: {},
+    },
+    confirm: read(() => def.confirm === true, false) || (typeof cost === 'number' && cost > 0),
+    cost: typeof cost === 'number' && Number.isFinite(cost) && cost > 0 ? cost : 0,
+    tier3: read(() => def.tier3 === true, false),
+  };
+}
+
+/** A v4 UUID; `crypto.randomUUID` exists only in secure contexts, so plain-http pages build one. */
+function randomId(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (typeof c?.getRandomValues === 'function') c.getRandomValues(bytes);
+  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'Something went wrong.';
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * The session spend grant (SPEC §5 "Session approval"): after "Approve for this session",
+ * cost-bearing tools run without asking until the cap, the 30-minute expiry, a revocation,
+ * the end of the conversation or the page unloading.
+ */
+import { systemClock, type Clock } from '../clock.js';
+import type { KeyValueStorage } from '../storage.js';
+import type { SpendGrantState } from './types.js';
+
+/** The grant's numbers, one place. */
+export const SpendGrantLimits = {
+  /** Cap when granted, and the step of each raise, in the site's cost units. */
+  capStep: 200,
+  /** A grant lasts this long after it was granted (never extended by a raise). */
+  ttlMs: 30 * 60 * 1000,
+} as const;
+
+/** Grant events, the Lit `TaskStatus` pattern. */
+export const SpendGrantEvent = {
+  started: 'started',
+  raised: 'raised',
+  revoked: 'revoked',
+  expired: 'expired',
+} as const;
+export type SpendGrantEvent = (typeof SpendGrantEvent)[keyof typeof SpendGrantEvent];
+
+/** Whether the grant covers a cost: `would-exceed` means the cap re-ask is due. */
+export type GrantCoverage = 'yes' | 'no-grant' | 'would-exceed';
+
+/** Credits set aside for a covered call while its handler runs; commit on success, release otherwise. */
+export interface SpendHold {
+  readonly cost: number;
+  commit(): void;
+  release(): void;
+}
+
+export interface SpendGrantOptions {
+  siteId?: string;
+  clock?: Clock;
+  /** Tab-scoped mirror (sessionStorage in the browser). Omit for memory only. */
+  storage?: KeyValueStorage;
+  /** Read a grant left in storage by this tab on construction (default true). */
+  restore?: boolean;
+  onEvent?: (event: SpendGrantEvent, state: SpendGrantState) => void;
+  /** Any change of the public state (including spent). */
+  onChange?: (state: SpendGrantState) => void;
+}
+
+/** The live grant numbers (also what a valid stored record restores to). */
+export interface GrantRecord {
+  spent: number;
+  cap: number;
+  grantedAt: number;
+  expiresAt: number;
+}
+
+const INACTIVE: SpendGrantState = Object.freeze({ active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 });
+
+/** Storage key of a site's grant. */
+export function spendGrantKey(siteId: string): string {
+  return `wave-chat:grant:${siteId}`;
+}
+
+/**
+ * The spend grant.
+ *
+ * Storage and tampering. The authoritative grant lives in memory; sessionStorage is only a
+ * tab-scoped mirror, written on every change and removed when the grant ends. An HMAC or
+ * similar check would be pointless: any key the widget could use is readable by the same
+ * scripts that can write the storage. So the rule is instead that storage can only ever make
+ * a grant MORE restrictive:
+ * - while the page lives, storage is never read again: a value written by another script has
+ *   no effect at all;
+ * - on a fresh load, a stored record is restored only if it is well-formed JSON with finite
+ *   numbers, `spent >= 0`, `cap` a positive multiple of 200, `grantedAt <= now` and not yet
+ *   expired; it restores with the cap clamped to 200 (a raise is never carried over), the
+ *   stored spent (never less), and the expiry computed from the stored `grantedAt` (never
+ *   extended). Anything else (garbage, negative spent, huge or odd cap, future `grantedAt`,
+ *   expired) means no grant, and the record is removed.
+ * - pagehide clears the grant (the session wires it), so normally nothing is left to restore.
+ * A same-origin script that rewrites storage after our pagehide listener could at most leave
+ * a 200-unit grant expiring within 30 minutes: the same page can call its handlers directly
+ * anyway; the grant's job is to keep the model (and stale approvals) from spending.
+ *
+ * @example
+ * const grant = new SpendGrant({ siteId: 'shop', storage: sessionStorage, onEvent: console.log });
+ * grant.start();
+ * grant.covers(40); // 'yes'
+ * grant.record(40);
+ * grant.state(); // { active: true, spent: 40, cap: 200, … }
+ */
+export class SpendGrant {
+  readonly #clock: Clock;
+  readonly #storage: KeyValueStorage | undefined;
+  readonly #key: string;
+  readonly #options: SpendGrantOptions;
+  #live: GrantRecord | null = null;
+  #held = 0;
+  #expiryTimer: unknown = undefined;
+
+  constructor(options: SpendGrantOptions = {}) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#storage = options.storage;
+    this.#key = spendGrantKey(options.siteId ?? 'default');
+    if (options.restore !== false) this.#restore();
+  }
+
+  /** Starts a grant: cap 200, expiring 30 minutes from now. An active grant is kept as it is. */
+  start(): SpendGrantState {
+    if (this.#current()) return this.state();
+    const now = this.#clock.now();
+    this.#live = { spent: 0, cap: SpendGrantLimits.capStep, grantedAt: now, expiresAt: now + SpendGrantLimits.ttlMs };
+    this.#held = 0;
+    this.#armExpiry();
+    this.#changed(SpendGrantEvent.started);
+    return this.state();
+  }
+
+  /** Public snapshot; an expired grant ends here (and emits `expired` once). */
+  state(): SpendGrantState {
+    const live = this.#current();
+    return live ? { active: true, spent: live.spent, cap: live.cap, grantedAt: live.grantedAt, expiresAt: live.expiresAt } : INACTIVE;
+  }
+
+  /**
+   * Whether the grant covers `cost` (> 0) on top of what is spent and held. A tier-3 tool is
+   * never covered (`no-grant`), whatever the grant.
+   */
+  covers(cost: number, options: { tier3?: boolean } = {}): GrantCoverage {
+    const live = this.#current();
+    if (options.tier3 === true) return 'no-grant';
+    if (!live || !(typeof cost === 'number' && Number.isFinite(cost) && cost > 0)) return 'no-grant';
+    return live.spent + this.#held + cost <= live.cap ? 'yes' : 'would-exceed';
+  }
+
+  /** Sets `cost` aside if covered, or returns null. The hold counts toward `covers` until settled. */
+  hold(cost: number): SpendHold | null {
+    if (this.covers(cost) !== 'yes') return null;
+    const live = this.#live;
+    this.#held += cost;
+    let settled = false;
+    const settle = (commit: boolean) => {
+      if (settled) return;
+      settled = true;
+      // A hold outliving its grant (revoked, expired, restarted) releases into nothing.
+      if (this.#live !== live) return;
+      this.#held = Math.max(0, this.#held - cost);
+      if (commit) this.record(cost);
+    };
+    return { cost, commit: () => settle(true), release: () => settle(false) };
+  }
+
+  /** Adds `cost` to what was spent under the grant. */
+  record(cost: number): void {
+    const live = this.#current();
+    if (!live || !(typeof cost === 'number' && Number.isFinite(cost) && cost > 0)) return;
+    live.spent += cost;
+    this.#changed(null);
+  }
+
+  /** The visitor confirmed the cap re-ask: the cap grows by 200. The expiry does not move. */
+  raise(): SpendGrantState {
+    const live = this.#current();
+    if (!live) return INACTIVE;
+    live.cap += SpendGrantLimits.capStep;
+    this.#changed(SpendGrantEvent.raised);
+    return this.state();
+  }
+
+  /** Ends the grant (the pill was tapped, the re-ask cancelled, "ask me every time"). */
+  revoke(_reason?: string): void {
+    if (!this.#current()) return;
+    this.#end(SpendGrantEvent.revoked);
+  }
+
+  /** Ends the grant without a revoke event: the conversation ended or restarted, the page unloads. */
+  clear(): void {
+    const wasActive = this.#live !== null;
+    this.#live = null;
+    this.#held = 0;
+    this.#disarmExpiry();
+    this.#removeStored();
+    if (wasActive) this.#notifyChange();
+  }
+
+  #current(): GrantRecord | null {
+    const live = this.#live;
+    if (live && this.#clock.now() >= live.expiresAt) {
+      this.#end(SpendGrantEvent.expired);
+      return null;
+    }
+    return live;
+  }
+
+  #end(event: SpendGrantEvent): void {
+    const live = this.#live;
+    if (!live) return;
+    const last: SpendGrantState = { active: false, spent: live.spent, cap: live.cap, grantedAt: live.grantedAt, expiresAt: live.expiresAt };
+    this.#live = null;
+    this.#held = 0;
+    this.#disarmExpiry();
+    this.#removeStored();
+    this.#safe(() => this.#options.onEvent?.(event, last));
+    this.#notifyChange();
+  }
+
+  #changed(event: SpendGrantEvent | null): void {
+    this.#persist();
+    if (event) this.#safe(() => this.#options.onEvent?.(event, this.state()));
+    this.#notifyChange();
+  }
+
+  #notifyChange(): void {
+    const live = this.#live;
+    const snapshot = live ? { active: true, ...live } : INACTIVE;
+    this.#safe(() => this.#options.onChange?.(snapshot));
+  }
+
+  // The UI learns of expiry without polling; `state()` would also expire it lazily.
+  #armExpiry(): void {
+    this.#disarmExpiry();
+    const live = this.#live;
+    if (!live) return;
+    this.#expiryTimer = this.#clock.setTimeout(() => {
+      this.#expiryTimer = undefined;
+      this.#current();
+    }, Math.max(0, live.expiresAt - this.#clock.now()));
+  }
+
+  #disarmExpiry(): void {
+    if (this.#expiryTimer !== undefined) this.#clock.clearTimeout(this.#expiryTimer);
+    this.#expiryTimer = undefined;
+  }
+
+  #persist(): void {
+    const live = this.#live;
+    if (!live || !this.#storage) return;
+    try {
+      this.#storage.setItem(this.#key, JSON.stringify({ v: 1, spent: live.spent, cap: live.cap, grantedAt: live.grantedAt }));
+    } catch {
+      /* a full or blocked storage only loses the mirror */
+    }
+  }
+
+  #removeStored(): void {
+    try {
+      this.#storage?.removeItem(this.#key);
+    } catch {
+      /* nothing to clean */
+    }
+  }
+
+  #restore(): void {
+    let raw: string | null = null;
+    try {
+      raw = this.#storage?.getItem(this.#key) ?? null;
+    } catch {
+      return;
+    }
+    if (raw === null) return;
+    const restored = parseStoredGrant(raw, this.#clock.now());
+    if (!restored) {
+      this.#removeStored();
+      return;
+    }
+    this.#live = restored;
+    this.#armExpiry();
+    this.#persist();
+  }
+
+  #safe(fn: () => void): void {
+    try {
+      fn();
+    } catch {
+      /* observers cannot break the grant */
+    }
+  }
+}
+
+/**
+ * Reads a stored grant record, or null when it must not be honoured. Exported for tests.
+ * The result is never more generous than 200 units from the stored spent, expiring 30 minutes
+ * after the stored grant time.
+ *
+ * @example
+ * parseStoredGrant('{"spent":40,"cap":1000000,"grantedAt":0}', 60_000); // { spent: 40, cap: 200, grantedAt: 0, expiresAt: 1_800_000 }
+ * parseStoredGrant('garbage', 0); // null
+ */
+export function parseStoredGrant(raw: string, now: number): GrantRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { spent, cap, grantedAt } = value as Record<string, unknown>;
+  if (typeof spent !== 'number' || typeof cap !== 'number' || typeof grantedAt !== 'number') return null;
+  if (!Number.isFinite(spent) || !Number.isFinite(cap) || !Number.isFinite(grantedAt)) return null;
+  const step = SpendGrantLimits.capStep;
+  if (spent < 0 || cap < step || cap % step !== 0 || grantedAt > now) return null;
+  const expiresAt = grantedAt + SpendGrantLimits.ttlMs;
+  if (now >= expiresAt) return null;
+  return { spent, cap: step, grantedAt, expiresAt };
+}

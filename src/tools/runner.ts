@@ -1,0 +1,592 @@
+/**
+ * The tool runner (SPEC §4, §5): one call from the model (or `callTool`) goes through
+ * resolution, validation, consent, the handler with retry and timeout, and sanitization.
+ * It never rejects: whatever a handler does ends as a `ToolOutcome`.
+ */
+import { sleep, systemClock, type Clock } from '../clock.js';
+import type { ConfirmationGate } from '../consent/confirmation-gate.js';
+import type { SpendGrant, SpendHold } from '../consent/spend-grant.js';
+import { ConfirmDecision, type ConfirmationRequest } from '../consent/types.js';
+import { ChipStatus, type TranscriptItem, type WaveCoreEvent } from '../agent/types.js';
+import type { ToolDeferral } from './deferral.js';
+import type { ToolRegistry } from './registry.js';
+import { isFailure, sanitizeResult } from './sanitize.js';
+import {
+  ToolLimits,
+  ToolOutcomeStatus,
+  type HandlerContext,
+  type JsonSchema,
+  type SanitizedResult,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolOutcome,
+} from './types.js';
+import type { ArgumentValidator } from './validator.js';
+
+/** A built-in tool: a definition plus an optional per-call confirmation rule (e.g. `navigate`). */
+export type BuiltinToolDefinition = ToolDefinition & { confirmIf?: (args: Record<string, unknown>) => boolean };
+
+/** One tool chip as the transcript shows it. */
+export type ToolChipItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+/** Where a call comes from: the model, or the page's own `callTool`. */
+export type ToolCallSource = 'model' | 'host';
+
+export interface ToolRunOptions {
+  /** Aborts the call: the reply was stopped. */
+  signal: AbortSignal;
+  conversationId: string;
+  /** `host` calls may run any registered tool (even a deferred one); the model only active ones. */
+  source: ToolCallSource;
+}
+
+export interface ToolRunnerOptions {
+  registry: ToolRegistry;
+  validator: ArgumentValidator;
+  deferral: ToolDeferral;
+  gate: ConfirmationGate;
+  grant: SpendGrant;
+  clock?: Clock;
+  /** Built-in tools, offered only while the registry is empty. */
+  builtinTools?: () => Readonly<Record<string, BuiltinToolDefinition>>;
+  emit?: (event: WaveCoreEvent) => void;
+  onChip?: (chip: ToolChipItem) => void;
+}
+
+/** Text the model and the chips receive, one place. */
+export const RunnerText = {
+  cancelled: 'The visitor cancelled this action. Do not retry it.',
+  cancelledLabel: 'Cancelled',
+  stopped: 'The action was stopped before it finished. Do not retry it unless the visitor asks.',
+  running: (name: string) => `Running ${name}…`,
+  done: (name: string) => `Done: ${name}`,
+  confirm: (name: string) => `Allow ${name}?`,
+  timedOut: (ms: number) => `The action timed out after ${ms} ms. It may or may not have completed; check before retrying.`,
+  failed: 'The action failed.',
+  unreadableCost: (name: string) =>
+    `The cost of ${name} could not be read, so it was not run. Tell the visitor the action is unavailable right now.`,
+  unknownBuiltin: (name: string, names: string[]) =>
+    `Unknown tool "${name}". Available tools: ${names.length ? names.join(', ') : 'none'}.`,
+  loadingTools: 'Loading tools…',
+  loadedTools: 'Loaded tools',
+} as const;
+
+const MAX_LABEL_CHARS = 200;
+
+interface ResolvedTool {
+  name: string;
+  definition: BuiltinToolDefinition;
+  parameters: JsonSchema;
+}
+
+type Resolution = { kind: 'tool'; tool: ResolvedTool } | { kind: 'load_tools' } | { kind: 'unknown'; error: string };
+
+/** What reading the consent getters produced at show time. */
+interface ConsentReading {
+  cost: number;
+  tier3: boolean;
+  confirm: boolean;
+  label: string;
+}
+
+type AttemptResult =
+  | { kind: 'ok'; result: SanitizedResult }
+  | { kind: 'failed'; result: SanitizedResult; error: string }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'aborted' };
+
+/**
+ * Runs tool calls. One runner per session; `abortAll` ends every handler in flight (chat closed).
+ *
+ * Decisions beyond the SPEC:
+ * - a timeout is final (no retry): the handler may still be working despite the aborted signal,
+ *   and a second run could do the action twice;
+ * - a cap re-ask confirmed for an action bigger than one 200 step raises the cap once; if the
+ *   action still does not fit, it runs as an individually confirmed action (the visitor saw its
+ *   cost) and is not counted under the grant, so grant spend never passes its cap;
+ * - the same for "Approve for this session" on an action costing more than 200.
+ *
+ * @example
+ * const runner = new ToolRunner({ registry, validator, deferral, gate, grant, clock, emit, onChip });
+ * const outcome = await runner.run({ id: 'c1', name: 'add_task', arguments: { title: 'Milk' } },
+ *   { signal: stop.signal, conversationId, source: 'model' });
+ * outcome.result; // { success: true, … } as the model receives it
+ */
+export class ToolRunner {
+  readonly #o: ToolRunnerOptions;
+  readonly #clock: Clock;
+  #closing = new AbortController();
+
+  constructor(options: ToolRunnerOptions) {
+    this.#o = options;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Aborts every handler (and retry wait) in flight; later runs are unaffected. */
+  abortAll(reason: string = 'closed'): void {
+    const closing = this.#closing;
+    this.#closing = new AbortController();
+    closing.abort(new DOMException(`The chat was ${reason}.`, 'AbortError'));
+  }
+
+  /** Runs one call to its outcome. Never rejects. */
+  async run(call: ToolCall, options: ToolRunOptions): Promise<ToolOutcome> {
+    const callId = safeString(call?.id, 'call');
+    const name = safeString(call?.name, '');
+    try {
+      return await this.#run(callId, name, call?.arguments, options);
+    } catch (error) {
+      // Only a bug in an injected collaborator lands here; still an outcome, never a rejection.
+      const outcome = this.#outcome(callId, name, ToolOutcomeStatus.failed, { success: false, error: errorMessage(error) }, errorMessage(error), 0);
+      this.#chip(outcome.callId, name, ChipStatus.failed, outcome.label);
+      this.#emit({ type: 'tool-call-failed', outcome });
+      return outcome;
+    }
+  }
+
+  async #run(callId: string, name: string, rawArgs: unknown, options: ToolRunOptions): Promise<ToolOutcome> {
+    // One signal for this call: the reply's stop, or the chat closing.
+    const linked = linkSignals([options.signal, this.#closing.signal]);
+    try {
+      const parsed = parseArguments(rawArgs);
+      this.#emit({ type: 'tool-call-requested', callId, name, args: parsed.ok ? parsed.value : rawArgs });
+
+      const resolution = this.#resolve(name, options.source);
+      if (resolution.kind === 'unknown') {
+        return this.#finish(callId, name, ToolOutcomeStatus.unknown, { success: false, error: resolution.error }, resolution.error, 0);
+      }
+      if (resolution.kind === 'load_tools') return this.#loadTools(callId, parsed.ok ? parsed.value : rawArgs);
+
+      const tool = resolution.tool;
+      if (!parsed.ok) return this.#invalid(callId, name, parsed.reason);
+      let validation: Awaited<ReturnType<ArgumentValidator['validate']>>;
+      try {
+        validation = await this.#o.validator.validate(tool.parameters, parsed.value);
+      } catch (error) {
+        validation = { valid: false, reason: errorMessage(error) };
+      }
+      if (!validation.valid) return this.#invalid(callId, name, validation.reason);
+      const args = validation.value;
+      if (linked.signal.aborted) return this.#cancelled(callId, name, RunnerText.stopped, 0);
+
+      const consent = readConsent(tool, args);
+      if (consent === null) {
+        const error = RunnerText.unreadableCost(name);
+        return this.#finish(callId, name, ToolOutcomeStatus.failed, { success: false, error }, error, 0);
+      }
+      const runningLabel = readRunningLabel(tool);
+      const run = { signal: linked.signal, conversationId: options.conversationId };
+      if (!consent.confirm) return await this.#execute(callId, tool, args, consent, runningLabel, run, { retry: true });
+
+      const gated = await this.#consent(callId, tool, args, consent, linked.signal);
+      if (gated.kind === 'cancelled') return this.#cancelled(callId, name, gated.text, 0);
+      return await this.#execute(callId, tool, args, consent, runningLabel, run, { retry: false, hold: gated.hold });
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  #resolve(name: string, source: ToolCallSource): Resolution {
+    const { registry, deferral } = this.#o;
+    if (registry.size > 0) {
+      if (name === 'load_tools' && deferral.isDeferring(registry)) return { kind: 'load_tools' };
+      const registered = registry.get(name);
+      if (registered && (source === 'host' || deferral.isActive(registry, name))) {
+        return { kind: 'tool', tool: { name, definition: registered.definition, parameters: registered.parameters } };
+      }
+      return { kind: 'unknown', error: deferral.unknownToolError(registry, name) };
+    }
+    const builtins = this.#builtins();
+    const def = Object.prototype.hasOwnProperty.call(builtins, name) ? builtins[name] : undefined;
+    if (def && typeof def.handler === 'function') {
+      const parameters = isObject(def.parameters) ? def.parameters : { type: 'object', properties: {} };
+      return { kind: 'tool', tool: { name, definition: def, parameters } };
+    }
+    return { kind: 'unknown', error: RunnerText.unknownBuiltin(name, Object.keys(builtins)) };
+  }
+
+  #builtins(): Readonly<Record<string, BuiltinToolDefinition>> {
+    try {
+      return this.#o.builtinTools?.() ?? {};
+    } catch {
+      return {};
+    }
+  }
+
+  #loadTools(callId: string, args: unknown): ToolOutcome {
+    const name = 'load_tools';
+    this.#chip(callId, name, ChipStatus.running, RunnerText.loadingTools);
+    this.#emit({ type: 'tool-call-started', callId, name, attempt: 1 });
+    let result: SanitizedResult;
+    try {
+      result = sanitizeResult(this.#o.deferral.load(this.#o.registry, args));
+    } catch (error) {
+      result = { success: false, error: errorMessage(error) };
+    }
+    const ok = result.success !== false;
+    const label = ok ? RunnerText.loadedTools : failureText(result);
+    return this.#finish(callId, name, ok ? ToolOutcomeStatus.succeeded : ToolOutcomeStatus.failed, result, label, 1);
+  }
+
+  /** Asks the visitor (or uses the grant). Resolves with a hold when the run counts under the grant. */
+  async #consent(
+    callId: string,
+    tool: ResolvedTool,
+    args: Record<string, unknown>,
+    consent: ConsentReading,
+    signal: AbortSignal,
+  ): Promise<{ kind: 'run'; hold?: SpendHold } | { kind: 'cancelled'; text: string }> {
+    const { grant } = this.#o;
+    const grantable = consent.cost > 0 && !consent.tier3;
+    const base: ConfirmationRequest = {
+      id: callId,
+      toolName: tool.name,
+      label: consent.label,
+      cost: consent.cost,
+      tier3: consent.tier3,
+      offersSessionApproval: grantable,
+      args,
+    };
+
+    if (grantable) {
+      const coverage = grant.covers(consent.cost, { tier3: consent.tier3 });
+      if (coverage === 'yes') {
+        const hold = grant.hold(consent.cost);
+        if (hold) return { kind: 'run', hold };
+      } else if (coverage === 'would-exceed') {
+        const state = grant.state();
+        const reask: ConfirmationRequest = { ...base, offersSessionApproval: false, grantRunningTotal: state.spent, grantCap: state.cap };
+        const answer = await this.#ask(reask, signal);
+        if (answer.decision !== ConfirmDecision.confirm) {
+          // The visitor's Cancel on the re-ask ends the grant; a system cancel (stop, close) does not.
+          if (answer.source !== 'system') grant.revoke('visitor');
+          return { kind: 'cancelled', text: RunnerText.cancelled };
+        }
+        grant.raise();
+        return { kind: 'run', hold: grant.hold(consent.cost) ?? undefined };
+      }
+    }
+
+    const answer = await this.#ask(base, signal);
+    // Closing or stopping cancels "the same way" as the visitor's Cancel (SPEC §5).
+    if (answer.decision === ConfirmDecision.cancel) return { kind: 'cancelled', text: RunnerText.cancelled };
+    if (answer.decision === ConfirmDecision.approveSession && grantable) {
+      grant.start();
+      return { kind: 'run', hold: grant.hold(consent.cost) ?? undefined };
+    }
+    return { kind: 'run' };
+  }
+
+  async #ask(request: ConfirmationRequest, signal: AbortSignal) {
+    this.#chip(request.id, request.toolName, ChipStatus.awaitingConfirmation, request.label, { confirmation: request });
+    return this.#o.gate.requestOutcome(request, signal);
+  }
+
+  async #execute(
+    callId: string,
+    tool: ResolvedTool,
+    args: Record<string, unknown>,
+    consent: ConsentReading,
+    runningLabel: string,
+    run: { signal: AbortSignal; conversationId: string },
+    mode: { retry: boolean; hold?: SpendHold | undefined },
+  ): Promise<ToolOutcome> {
+    const name = tool.name;
+    const signal = run.signal;
+    const delays = mode.retry ? ToolLimits.retryDelaysMs : ToolLimits.retryDelaysMs.slice(0, 1);
+    this.#chip(callId, name, ChipStatus.running, runningLabel);
+    let last: AttemptResult = { kind: 'failed', result: { success: false, error: RunnerText.failed }, error: RunnerText.failed };
+    let attempts = 0;
+    try {
+      for (const delay of delays) {
+        if (attempts > 0) {
+          try {
+            await sleep(this.#clock, delay, signal);
+          } catch {
+            return this.#cancelled(callId, name, RunnerText.stopped, attempts);
+          }
+        }
+        if (signal.aborted) return this.#cancelled(callId, name, RunnerText.stopped, attempts);
+        attempts += 1;
+        this.#emit({ type: 'tool-call-started', callId, name, attempt: attempts });
+        last = await this.#attempt(callId, tool, args, run);
+        if (last.kind !== 'failed') break;
+      }
+    } finally {
+      if (last.kind !== 'ok') mode.hold?.release();
+    }
+
+    if (last.kind === 'aborted') return this.#cancelled(callId, name, RunnerText.stopped, attempts);
+    if (last.kind === 'timeout') {
+      const error = RunnerText.timedOut(last.ms);
+      return this.#finish(callId, name, ToolOutcomeStatus.failed, { success: false, error }, error, attempts);
+    }
+    if (last.kind === 'failed') return this.#finish(callId, name, ToolOutcomeStatus.failed, last.result, last.error, attempts);
+
+    mode.hold?.commit();
+    const label = readSummary(tool, args, last.result);
+    const spent = consent.cost > 0 ? consent.cost : undefined;
+    return this.#finish(callId, name, ToolOutcomeStatus.succeeded, last.result, label, attempts, spent);
+  }
+
+  /** One handler run, bounded by the timeout and the call's signal. */
+  async #attempt(
+    callId: string,
+    tool: ResolvedTool,
+    args: Record<string, unknown>,
+    run: { signal: AbortSignal; conversationId: string },
+  ): Promise<AttemptResult> {
+    const outer = run.signal;
+    const timeoutMs = readTimeout(tool.definition);
+    const controller = new AbortController();
+    let timedOut = false;
+    let wake: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      wake = () => resolve('stopped');
+    });
+    const onOuterAbort = () => {
+      controller.abort(outer.reason);
+      wake?.();
+    };
+    outer.addEventListener('abort', onOuterAbort, { once: true });
+    const timer = this.#clock.setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      wake?.();
+    }, timeoutMs);
+    if (outer.aborted) onOuterAbort();
+
+    const handlerContext: HandlerContext = { callId, conversationId: run.conversationId, signal: controller.signal };
+    try {
+      // `new Promise` adopts thenables safely: a throwing `then` getter becomes a rejection.
+      const running = new Promise<unknown>((resolve) => resolve(tool.definition.handler(args, handlerContext)));
+      const settled = await Promise.race([
+        running.then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+        stopped,
+      ]);
+      if (settled === 'stopped' || controller.signal.aborted) {
+        return timedOut ? { kind: 'timeout', ms: timeoutMs } : { kind: 'aborted' };
+      }
+      if (!settled.ok) {
+        const error = errorMessage(settled.error);
+        return { kind: 'failed', result: sanitizeResult({ success: false, error }), error };
+      }
+      const result = sanitizeResult(settled.value);
+      // isFailure also reads a failure inside the oversize `{ note, preview }` form.
+      const failure = isFailure(result);
+      if (failure.failed) return { kind: 'failed', result, error: failure.error || RunnerText.failed };
+      return { kind: 'ok', result };
+    } finally {
+      this.#clock.clearTimeout(timer);
+      outer.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  #invalid(callId: string, name: string, reason: string): ToolOutcome {
+    const error = `Invalid arguments: ${reason}`;
+    return this.#finish(callId, name, ToolOutcomeStatus.invalid, { success: false, error }, error, 0);
+  }
+
+  #cancelled(callId: string, name: string, error: string, attempts: number): ToolOutcome {
+    return this.#finish(callId, name, ToolOutcomeStatus.cancelled, { success: false, cancelled: true, error }, RunnerText.cancelledLabel, attempts);
+  }
+
+  #finish(
+    callId: string,
+    name: string,
+    status: ToolOutcomeStatus,
+    result: SanitizedResult,
+    label: string,
+    attempts: number,
+    spent?: number,
+  ): ToolOutcome {
+    const outcome = this.#outcome(callId, name, status, result, label, attempts, spent);
+    const chipStatus =
+      status === ToolOutcomeStatus.succeeded ? ChipStatus.succeeded : status === ToolOutcomeStatus.cancelled ? ChipStatus.cancelled : ChipStatus.failed;
+    this.#chip(callId, name, chipStatus, outcome.label, spent !== undefined ? { spent } : {});
+    this.#emit({
+      type:
+        status === ToolOutcomeStatus.succeeded ? 'tool-call-succeeded' : status === ToolOutcomeStatus.cancelled ? 'tool-call-cancelled' : 'tool-call-failed',
+      outcome,
+    });
+    return outcome;
+  }
+
+  #outcome(
+    callId: string,
+    name: string,
+    status: ToolOutcomeStatus,
+    result: SanitizedResult,
+    label: string,
+    attempts: number,
+    spent?: number,
+  ): ToolOutcome {
+    const outcome: ToolOutcome = { callId, name, status, result, label: capLabel(label), attempts };
+    if (spent !== undefined) outcome.spent = spent;
+    return outcome;
+  }
+
+  #chip(id: string, name: string, status: ChipStatus, label: string, extra: { confirmation?: ConfirmationRequest; spent?: number } = {}): void {
+    const chip: ToolChipItem = { kind: 'tool', id, name, status, label: capLabel(label), ...extra };
+    try {
+      this.#o.onChip?.(chip);
+    } catch {
+      /* observers cannot break a call */
+    }
+  }
+
+  #emit(event: WaveCoreEvent): void {
+    try {
+      this.#o.emit?.(event);
+    } catch {
+      /* observers cannot break a call */
+    }
+  }
+}
+
+function readConsent(tool: ResolvedTool, args: Record<string, unknown>): ConsentReading | null {
+  const def = tool.definition;
+  let cost: number;
+  try {
+    const raw: unknown = def.cost;
+    if (raw === undefined || raw === null) cost = 0;
+    else if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) cost = raw;
+    else return null; // NaN, negative, Infinity, a string: the price is unknown, fail closed.
+  } catch {
+    return null;
+  }
+  let tier3: boolean;
+  try {
+    tier3 = def.tier3 === true;
+  } catch {
+    tier3 = true; // unreadable: the stricter reading
+  }
+  let confirm: boolean;
+  try {
+    confirm = def.confirm === true;
+  } catch {
+    confirm = true;
+  }
+  if (!confirm && cost === 0 && !tier3 && typeof def.confirmIf === 'function') {
+    try {
+      confirm = def.confirmIf(args) !== false;
+    } catch {
+      confirm = true;
+    }
+  }
+  // tier3 means "always ask", so it forces confirmation like a cost does.
+  confirm = confirm || cost > 0 || tier3;
+  let label = RunnerText.confirm(tool.name);
+  if (confirm) {
+    try {
+      const raw: unknown = def.confirmLabel;
+      if (typeof raw === 'string' && raw.trim() !== '') label = raw;
+    } catch {
+      /* default question */
+    }
+  }
+  return { cost, tier3, confirm, label };
+}
+
+function readRunningLabel(tool: ResolvedTool): string {
+  try {
+    const raw: unknown = tool.definition.runningLabel;
+    if (typeof raw === 'string' && raw.trim() !== '') return raw;
+  } catch {
+    /* default */
+  }
+  return RunnerText.running(tool.name);
+}
+
+function readSummary(tool: ResolvedTool, args: Record<string, unknown>, result: SanitizedResult): string {
+  try {
+    const summary: unknown = tool.definition.summary;
+    if (typeof summary === 'function') {
+      const text: unknown = summary(args, result);
+      if (typeof text === 'string' && text.trim() !== '') return text;
+    }
+  } catch {
+    /* fallback */
+  }
+  return RunnerText.done(tool.name);
+}
+
+function readTimeout(def: ToolDefinition): number {
+  try {
+    const raw: unknown = def.timeoutMs;
+    if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0) return raw;
+  } catch {
+    /* default */
+  }
+  return ToolLimits.defaultTimeoutMs;
+}
+
+function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (raw === undefined || raw === null || raw === '') return { ok: true, value: {} };
+  if (typeof raw !== 'string') return { ok: true, value: raw };
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch {
+    return { ok: false, reason: 'the arguments are not valid JSON' };
+  }
+}
+
+function failureText(result: SanitizedResult): string {
+  const error = result.error;
+  return typeof error === 'string' && error.trim() !== '' ? error : RunnerText.failed;
+}
+
+/**
+ * A message from anything thrown: Error, string, Symbol, a throwing Proxy…
+ *
+ * @example
+ * errorMessage(new Error('Sold out')); // 'Sold out'
+ * errorMessage(Symbol('x'));           // 'Symbol(x)'
+ */
+export function errorMessage(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message || error.name || RunnerText.failed;
+    if (typeof error === 'string') return error || RunnerText.failed;
+    if (isObject(error) && typeof error.message === 'string' && error.message) return error.message;
+    const text = String(error);
+    return text && text !== '[object Object]' ? text : RunnerText.failed;
+  } catch {
+    return RunnerText.failed;
+  }
+}
+
+function capLabel(label: string): string {
+  return label.length > MAX_LABEL_CHARS ? `${label.slice(0, MAX_LABEL_CHARS - 1)}…` : label;
+}
+
+function safeString(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One signal that aborts when any of `signals` does; `dispose` detaches it. */
+function linkSignals(signals: AbortSignal[]): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const listeners: Array<[AbortSignal, () => void]> = [];
+  for (const s of signals) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    const onAbort = () => controller.abort(s.reason);
+    s.addEventListener('abort', onAbort, { once: true });
+    listeners.push([s, onAbort]);
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const [s, l] of listeners) s.removeEventListener('abort', l);
+    },
+  };
+}

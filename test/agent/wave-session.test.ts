@@ -1,0 +1,301 @@
+import { expect } from '@open-wc/testing';
+import type { LoopUpdate } from '../../src/agent/conversation-loop.js';
+import type { SessionState, TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
+import { WaveSession, type SessionLoop, type SessionLoopDeps, type WaveSessionOptions } from '../../src/agent/wave-session.js';
+import { spendGrantKey } from '../../src/consent/spend-grant.js';
+import type { VisitorEvidence } from '../../src/consent/types.js';
+import { MemoryStorage } from '../../src/storage.js';
+import type { HandlerContext } from '../../src/tools/types.js';
+import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+
+const trusted: VisitorEvidence = { isTrusted: true, source: 'pointer' };
+const untrusted: VisitorEvidence = { isTrusted: false, source: 'pointer' };
+
+const sessions: WaveSession[] = [];
+
+function setup(options: WaveSessionOptions = {}) {
+  const clock = new FakeClock();
+  const storage = new MemoryStorage();
+  const warnings: string[] = [];
+  const session = new WaveSession({
+    siteId: 'demo',
+    clock,
+    storage,
+    warn: (m) => warnings.push(m),
+    validatorEngine: 'interpreter',
+    ...options,
+  });
+  sessions.push(session);
+  const events: WaveCoreEvent[] = [];
+  session.onEvent((e) => events.push(e));
+  const chips = () => session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
+  const waitingChip = async () => {
+    for (let i = 0; i < 100; i++) {
+      const chip = chips().find((c) => c.status === 'awaiting-confirmation');
+      if (chip?.confirmation) return chip.confirmation;
+      await flushMicrotasks();
+    }
+    throw new Error('no confirmation chip');
+  };
+  return { session, clock, storage, events, warnings, chips, waitingChip };
+}
+
+async function turns(k = 10): Promise<void> {
+  for (let i = 0; i < k; i++) await flushMicrotasks();
+}
+
+/** A loop that records what the session gives it and lets the test drive updates. */
+function fakeLoop() {
+  const calls: Array<{ kind: 'send' | 'retry'; text?: string; signal: AbortSignal }> = [];
+  let deps: SessionLoopDeps | undefined;
+  let resets = 0;
+  const create = (d: SessionLoopDeps): SessionLoop => {
+    deps = d;
+    return {
+      send: (text, signal) => {
+        calls.push({ kind: 'send', text, signal });
+        return new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      },
+      retry: async (signal) => {
+        calls.push({ kind: 'retry', signal });
+      },
+      reset: () => {
+        resets++;
+      },
+    };
+  };
+  return { create, calls, deps: () => deps as SessionLoopDeps, resets: () => resets };
+}
+
+describe('WaveSession', () => {
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.dispose();
+  });
+
+  describe('page tools API', () => {
+    it('callTool resolves with what the model would receive; unknown names resolve with an error', async () => {
+      const { session } = setup();
+      session.registerTool('add_task', {
+        description: 'Add a task.',
+        parameters: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+        handler: ({ title }: { title: string }) => ({ title, el: () => 1 }),
+      });
+      expect(await session.callTool('add_task', { title: 'Milk' })).to.deep.equal({ success: true, title: 'Milk' });
+      const invalid = await session.callTool('add_task', {});
+      expect(invalid.success).to.equal(false);
+      expect(String(invalid.error)).to.match(/^Invalid arguments:/);
+      const unknown = await session.callTool('nope');
+      expect(unknown.success).to.equal(false);
+      expect(unknown.error).to.be.a('string');
+    });
+
+    it('getHostToolSchemas carries the built-ins only while no page tool is registered, never handlers', () => {
+      const { session } = setup({
+        builtinTools: { read_page: { description: 'Read the page.', handler: () => ({}) }, navigate: { description: 'Go.', handler: () => ({}), confirm: true } },
+      });
+      expect(session.getHostToolSchemas().map((s) => s.name)).to.deep.equal(['read_page', 'navigate']);
+      expect(session.getHostToolSchemas()[1]).to.deep.equal({
+        name: 'navigate',
+        description: 'Go.',
+        parameters: { type: 'object', properties: {} },
+        confirm: true,
+        cost: 0,
+        tier3: false,
+      });
+      session.registerTool('add_scene', { description: 'Add a scene.', cost: 40, handler: () => ({}) });
+      const schemas = session.getHostToolSchemas();
+      expect(schemas.map((s) => s.name)).to.deep.equal(['add_scene']);
+      expect(schemas[0]).to.include({ confirm: true, cost: 40, tier3: false });
+      expect(JSON.stringify(schemas)).to.not.contain('handler');
+      expect(session.unregisterTool('add_scene')).to.equal(true);
+      expect(session.getHostToolSchemas().map((s) => s.name)).to.deep.equal(['read_page', 'navigate']);
+    });
+
+    it('getHostToolSchemas defers a large catalogue behind load_tools', () => {
+      const { session } = setup();
+      const map: Record<string, { description: string; handler: () => object }> = {};
+      for (let i = 0; i < 25; i++) map[`tool_${i}`] = { description: `Tool ${i}.`, handler: () => ({}) };
+      expect(session.registerTools(map)).to.equal(25);
+      const names = session.getHostToolSchemas().map((s) => s.name);
+      expect(names).to.include('load_tools');
+      expect(names.length).to.be.lessThan(26);
+    });
+
+    it('chips are transcript items updated in place by id; every change is a new state object', async () => {
+      const { session, chips } = setup();
+      session.registerTool('first', { handler: () => ({}) });
+      session.registerTool('second', { runningLabel: 'Working…', handler: () => ({}), summary: () => 'Second done' });
+      const states: SessionState[] = [];
+      session.subscribe((s) => states.push(s));
+      await session.callTool('first');
+      await session.callTool('second');
+      expect(chips().map((c) => [c.name, c.status, c.label])).to.deep.equal([
+        ['first', 'succeeded', 'Done: first'],
+        ['second', 'succeeded', 'Second done'],
+      ]);
+      expect(states.length).to.be.greaterThan(3);
+      for (let i = 1; i < states.length; i++) {
+        expect(states[i]).to.not.equal(states[i - 1]);
+        expect(states[i]?.items).to.not.equal(states[i - 1]?.items);
+      }
+      // The first running snapshot still shows the running chip: nothing was mutated afterwards.
+      expect(states[0]?.items[0]).to.include({ status: 'running' });
+    });
+
+    it('setContext feeds the loop context', async () => {
+      const loop = fakeLoop();
+      const { session } = setup({ createLoop: loop.create });
+      session.setContext({ cart: 2 });
+      void session.send('hi');
+      await turns(2);
+      expect(loop.deps().context()).to.equal('{"cart":2}');
+      session.setContext(null);
+      expect(loop.deps().context()).to.equal(null);
+    });
+  });
+
+  describe('consent', () => {
+    it('answerConfirmation ignores untrusted evidence and settles with trusted evidence', async () => {
+      const { session, waitingChip, events } = setup();
+      let calls = 0;
+      session.registerTool('delete_task', { confirm: true, confirmLabel: 'Delete?', handler: () => ({ n: ++calls }) });
+      const result = session.callTool('delete_task');
+      const req = await waitingChip();
+      expect(session.answerConfirmation(req.id, 'confirm', untrusted)).to.equal(false);
+      await turns();
+      expect(calls).to.equal(0);
+      expect(session.answerConfirmation(req.id, 'confirm', trusted)).to.equal(true);
+      expect(await result).to.deep.equal({ success: true, n: 1 });
+      expect(events.filter((e) => e.type.startsWith('confirmation')).map((e) => e.type)).to.deep.equal(['confirmation-shown', 'confirmation-answered']);
+    });
+
+    it('approve-session starts the grant (state and event); revokeGrant needs trusted evidence', async () => {
+      const { session, waitingChip, events } = setup();
+      session.registerTool('add_scene', { cost: 40, handler: () => ({}) });
+      const first = session.callTool('add_scene');
+      session.answerConfirmation((await waitingChip()).id, 'approve-session', trusted);
+      await first;
+      expect(session.state.grant).to.include({ active: true, spent: 40, cap: 200 });
+      await session.callTool('add_scene');
+      expect(session.state.grant.spent).to.equal(80);
+      expect(session.revokeGrant(untrusted)).to.equal(false);
+      expect(session.state.grant.active).to.equal(true);
+      expect(session.revokeGrant(trusted)).to.equal(true);
+      expect(session.state.grant.active).to.equal(false);
+      expect(events.filter((e) => e.type.startsWith('grant')).map((e) => e.type)).to.deep.equal(['grant-started', 'grant-revoked']);
+    });
+
+    it('the grant expires 30 minutes after it was granted (event and state)', async () => {
+      const { session, clock, events } = setup();
+      expect(session.approveSpending(untrusted)).to.equal(false);
+      expect(session.approveSpending(trusted)).to.equal(true);
+      clock.tick(30 * 60_000);
+      expect(session.state.grant.active).to.equal(false);
+      expect(events.filter((e) => e.type === 'grant-expired')).to.have.length(1);
+    });
+
+    it('close cancels outstanding confirmations and aborts in-flight handlers', async () => {
+      const { session, waitingChip, events } = setup();
+      let signal: AbortSignal | undefined;
+      session.registerTool('hang', { handler: (_a: unknown, ctx: HandlerContext) => { signal = ctx.signal; return new Promise(() => undefined); } });
+      session.registerTool('delete_task', { confirm: true, handler: () => ({}) });
+      const hanging = session.callTool('hang');
+      const confirming = session.callTool('delete_task');
+      await waitingChip();
+      session.close();
+      expect(signal?.aborted).to.equal(true);
+      expect((await hanging).cancelled).to.equal(true);
+      expect(await confirming).to.deep.equal({ success: false, cancelled: true, error: 'The visitor cancelled this action. Do not retry it.' });
+      const answered = events.find((e) => e.type === 'confirmation-answered');
+      expect(answered).to.include({ decision: 'cancel', source: 'system' });
+    });
+
+    it('pagehide clears the grant and its stored copy', async () => {
+      const { session, storage } = setup();
+      session.approveSpending(trusted);
+      expect(storage.getItem(spendGrantKey('demo'))).to.be.a('string');
+      window.dispatchEvent(new Event('pagehide'));
+      expect(session.state.grant.active).to.equal(false);
+      expect(storage.getItem(spendGrantKey('demo'))).to.equal(null);
+    });
+
+    it('restart clears the grant, transcript and deferral, and makes a new conversation id', async () => {
+      const loop = fakeLoop();
+      const { session } = setup({ createLoop: loop.create });
+      const id = session.state.conversationId;
+      expect(session.state.conversationId).to.equal(id);
+      session.registerTool('t', { handler: () => ({}) });
+      await session.callTool('t');
+      session.approveSpending(trusted);
+      void session.send('hello');
+      await turns(2);
+      session.restart();
+      expect(session.state.items).to.deep.equal([]);
+      expect(session.state.grant.active).to.equal(false);
+      expect(session.state.conversationId).to.not.equal(id);
+      expect(session.state.conversationId).to.match(/^[0-9a-f-]{36}$/);
+      expect(loop.deps().conversationId()).to.equal(session.state.conversationId);
+      expect(loop.calls[0]?.signal.aborted).to.equal(true);
+      expect(loop.resets()).to.equal(1);
+    });
+  });
+
+  describe('conversation', () => {
+    it('send without a loop adds the message and an error notice instead of throwing', async () => {
+      const { session, events } = setup();
+      await session.send('hello');
+      expect(session.state.items.map((i) => i.kind)).to.deep.equal(['message', 'notice']);
+      expect(session.state.items[1]).to.include({ level: 'error' });
+      expect(events.map((e) => e.type)).to.deep.equal(['message-sent']);
+      await session.retry();
+      expect(session.state.items.at(-1)?.kind).to.equal('notice');
+    });
+
+    it('creates the loop lazily, folds its updates into the state, and stop aborts the reply', async () => {
+      const loop = fakeLoop();
+      const { session, events } = setup({ createLoop: loop.create, transport: 'T' });
+      expect(loop.calls).to.have.length(0);
+      const sending = session.send('hello');
+      await turns(2);
+      const deps = loop.deps();
+      expect(deps.transport).to.equal('T');
+      expect(deps.siteId).to.equal('demo');
+      expect(loop.calls[0]?.text).to.equal('hello');
+      const updates: LoopUpdate[] = [
+        { type: 'user-message', id: 'u1', text: 'hello' },
+        { type: 'status', status: 'streaming' },
+        { type: 'meta', model: 'offline demo model', offline: true },
+        { type: 'assistant-delta', id: 'a1', delta: 'Hi ' },
+        { type: 'assistant-delta', id: 'a1', delta: 'there' },
+      ];
+      for (const u of updates) deps.onUpdate(u);
+      expect(session.state.status).to.equal('streaming');
+      expect(session.state.model).to.deep.equal({ name: 'offline demo model', offline: true });
+      expect(session.state.items[1]).to.deep.equal({ kind: 'message', id: 'a1', role: 'assistant', text: 'Hi there', streaming: true });
+      deps.onUpdate({ type: 'assistant-done', id: 'a1', text: 'Hi there!' });
+      deps.onUpdate({ type: 'notice', level: 'info', text: 'Note', retryable: false });
+      expect(session.state.items.map((i) => i.kind)).to.deep.equal(['message', 'message', 'notice']);
+      expect(session.state.items[1]).to.include({ streaming: false, text: 'Hi there!' });
+      expect(events.map((e) => e.type)).to.deep.equal(['message-sent', 'message-received']);
+      session.stop();
+      await sending;
+      expect(loop.calls[0]?.signal.aborted).to.equal(true);
+    });
+
+    it('runTool given to the loop runs model calls through the same consent gate', async () => {
+      const loop = fakeLoop();
+      const { session, waitingChip } = setup({ createLoop: loop.create });
+      let calls = 0;
+      session.registerTool('delete_task', { confirm: true, handler: () => ({ n: ++calls }) });
+      void session.send('delete it');
+      await turns(2);
+      const reply = loop.calls[0]?.signal as AbortSignal;
+      const outcome = loop.deps().runTool({ id: 'm1', name: 'delete_task', arguments: '{}' }, reply);
+      const req = await waitingChip();
+      expect(req.id).to.equal('m1');
+      session.stop();
+      expect((await outcome).status).to.equal('cancelled');
+      expect(calls).to.equal(0);
+    });
+  });
+});

@@ -1,0 +1,217 @@
+import { expect } from '@open-wc/testing';
+import fc from 'fast-check';
+import { parseStoredGrant, SpendGrant, spendGrantKey, type SpendGrantEvent } from '../../src/consent/spend-grant.js';
+import { MemoryStorage } from '../../src/storage.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+
+const MIN = 60_000;
+
+function setup(storage = new MemoryStorage(), clock = new FakeClock()) {
+  const events: SpendGrantEvent[] = [];
+  const grant = new SpendGrant({ siteId: 'shop', clock, storage, onEvent: (e) => events.push(e) });
+  return { grant, clock, storage, events };
+}
+
+describe('SpendGrant', () => {
+  it('starts with cap 200, spent 0, expiring 30 minutes after the grant', () => {
+    const { grant, clock, events } = setup();
+    const s = grant.start();
+    expect(s).to.deep.equal({ active: true, spent: 0, cap: 200, grantedAt: clock.now(), expiresAt: clock.now() + 30 * MIN });
+    expect(events).to.deep.equal(['started']);
+  });
+
+  it('covers costs up to the cap and asks again past it', () => {
+    const { grant } = setup();
+    expect(grant.covers(40)).to.equal('no-grant');
+    grant.start();
+    expect(grant.covers(200)).to.equal('yes');
+    grant.record(150);
+    expect(grant.covers(50)).to.equal('yes');
+    expect(grant.covers(51)).to.equal('would-exceed');
+    expect(grant.state().spent).to.equal(150);
+  });
+
+  it('never covers a tier-3 tool', () => {
+    const { grant } = setup();
+    grant.start();
+    expect(grant.covers(10, { tier3: true })).to.equal('no-grant');
+    expect(grant.covers(10)).to.equal('yes');
+  });
+
+  it('does not cover zero, negative or non-finite costs', () => {
+    const { grant } = setup();
+    grant.start();
+    for (const c of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) expect(grant.covers(c)).to.equal('no-grant');
+  });
+
+  it('raise adds 200 to the cap without moving the expiry', () => {
+    const { grant, clock, events } = setup();
+    const started = grant.start();
+    clock.tick(10 * MIN);
+    const raised = grant.raise();
+    expect(raised.cap).to.equal(400);
+    expect(raised.expiresAt).to.equal(started.expiresAt);
+    expect(events).to.deep.equal(['started', 'raised']);
+  });
+
+  it('holds count toward coverage until committed or released', () => {
+    const { grant } = setup();
+    grant.start();
+    const a = grant.hold(120);
+    expect(a).to.not.equal(null);
+    expect(grant.covers(100)).to.equal('would-exceed');
+    expect(grant.hold(100)).to.equal(null);
+    a?.release();
+    expect(grant.covers(100)).to.equal('yes');
+    const b = grant.hold(100);
+    b?.commit();
+    b?.commit();
+    expect(grant.state().spent).to.equal(100);
+  });
+
+  it('expires 30 minutes after it was granted, emitting expired once', () => {
+    const { grant, clock, events } = setup();
+    grant.start();
+    clock.tick(30 * MIN - 1);
+    expect(grant.state().active).to.equal(true);
+    clock.tick(1);
+    expect(grant.state().active).to.equal(false);
+    expect(grant.covers(10)).to.equal('no-grant');
+    grant.state();
+    expect(events).to.deep.equal(['started', 'expired']);
+  });
+
+  it('expires lazily when read, even without the timer firing', () => {
+    const storage = new MemoryStorage();
+    const clock = new FakeClock();
+    const events: SpendGrantEvent[] = [];
+    // A clock whose timers never fire: expiry must still be noticed on read.
+    const lazyClock = { now: () => clock.now(), setTimeout: () => 0, clearTimeout: () => undefined };
+    const grant = new SpendGrant({ clock: lazyClock, storage, onEvent: (e) => events.push(e) });
+    grant.start();
+    clock.tick(31 * MIN);
+    expect(grant.covers(1)).to.equal('no-grant');
+    expect(events).to.deep.equal(['started', 'expired']);
+  });
+
+  it('revoke ends it with an event; clear ends it silently; both remove the stored copy', () => {
+    const { grant, storage, events } = setup();
+    grant.start();
+    expect(storage.getItem(spendGrantKey('shop'))).to.be.a('string');
+    grant.revoke('visitor');
+    expect(grant.state().active).to.equal(false);
+    expect(storage.getItem(spendGrantKey('shop'))).to.equal(null);
+    grant.start();
+    grant.clear();
+    expect(grant.state().active).to.equal(false);
+    expect(storage.getItem(spendGrantKey('shop'))).to.equal(null);
+    expect(events).to.deep.equal(['started', 'revoked', 'started']);
+  });
+
+  it('a hold outliving its grant records nothing in a later grant', () => {
+    const { grant } = setup();
+    grant.start();
+    const hold = grant.hold(50);
+    grant.revoke();
+    grant.start();
+    hold?.commit();
+    expect(grant.state().spent).to.equal(0);
+    expect(grant.covers(200)).to.equal('yes');
+  });
+
+  describe('storage', () => {
+    it('mirrors the grant and restores it on a fresh load with at most cap 200', () => {
+      const storage = new MemoryStorage();
+      const clock = new FakeClock();
+      const first = setup(storage, clock).grant;
+      first.start();
+      first.record(150);
+      first.raise();
+      first.record(100);
+      clock.tick(5 * MIN);
+      const second = setup(storage, clock).grant;
+      const s = second.state();
+      expect(s.active).to.equal(true);
+      expect(s.spent).to.equal(250);
+      expect(s.cap).to.equal(200);
+      expect(s.expiresAt).to.equal(first.state().expiresAt);
+      expect(second.covers(1)).to.equal('would-exceed');
+    });
+
+    it('is never re-read while the page lives: a tampered value has no effect', () => {
+      const { grant, storage } = setup();
+      grant.start();
+      grant.record(180);
+      storage.setItem(spendGrantKey('shop'), JSON.stringify({ v: 1, spent: 0, cap: 1_000_000, grantedAt: Date.now() }));
+      expect(grant.covers(100)).to.equal('would-exceed');
+      expect(grant.state()).to.include({ spent: 180, cap: 200 });
+    });
+
+    const now = new FakeClock().now();
+    const tampered: Array<[string, string]> = [
+      ['garbage', 'not json {'],
+      ['an array', '[1,2,3]'],
+      ['null', 'null'],
+      ['a huge cap is clamped', JSON.stringify({ spent: 0, cap: 1e9, grantedAt: now - 1000 })],
+      ['negative spent', JSON.stringify({ spent: -500, cap: 200, grantedAt: now - 1000 })],
+      ['a future grantedAt', JSON.stringify({ spent: 0, cap: 200, grantedAt: now + 60_000 })],
+      ['an expired grant', JSON.stringify({ spent: 0, cap: 200, grantedAt: now - 31 * MIN })],
+      ['an odd cap', JSON.stringify({ spent: 0, cap: 250, grantedAt: now - 1000 })],
+      ['a zero cap', JSON.stringify({ spent: 0, cap: 0, grantedAt: now - 1000 })],
+      ['string numbers', JSON.stringify({ spent: '0', cap: '200', grantedAt: String(now) })],
+      ['a far-future expiry field', JSON.stringify({ spent: 0, cap: 200, grantedAt: now - 1000, expiresAt: now + 1e12 })],
+    ];
+    for (const [what, raw] of tampered) {
+      it(`never honours ${what} beyond cap 200 from grantedAt`, () => {
+        const storage = new MemoryStorage();
+        storage.setItem(spendGrantKey('shop'), raw);
+        const clock = new FakeClock(now);
+        const { grant } = setup(storage, clock);
+        const s = grant.state();
+        if (what === 'a huge cap is clamped' || what === 'a far-future expiry field') {
+          expect(s).to.deep.equal({ active: true, spent: 0, cap: 200, grantedAt: now - 1000, expiresAt: now - 1000 + 30 * MIN });
+        } else {
+          expect(s.active).to.equal(false);
+          expect(storage.getItem(spendGrantKey('shop'))).to.equal(null);
+        }
+      });
+    }
+
+    it('property: any stored string restores to nothing or to ≤ 200 cap, ≥ stored spent, ≤ 30 min from a past grantedAt', () => {
+      const record = fc.record({
+        spent: fc.oneof(fc.double(), fc.integer({ min: -1000, max: 1000 }), fc.string()),
+        cap: fc.oneof(fc.double(), fc.integer({ min: -1000, max: 5000 }), fc.constantFrom(200, 400, 1e12)),
+        grantedAt: fc.oneof(fc.double(), fc.integer({ min: now - 40 * MIN, max: now + 40 * MIN })),
+      });
+      const raw = fc.oneof(fc.string(), record.map((r) => JSON.stringify(r)), fc.json());
+      fc.assert(
+        fc.property(raw, (text) => {
+          const r = parseStoredGrant(text, now);
+          if (r === null) return true;
+          const stored = JSON.parse(text) as { spent: number; grantedAt: number };
+          return r.cap === 200 && r.spent >= stored.spent && r.spent >= 0 && r.grantedAt <= now && r.expiresAt === r.grantedAt + 30 * MIN && r.expiresAt > now;
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('survives a storage that throws', () => {
+      const throwing = {
+        getItem: () => {
+          throw new Error('blocked');
+        },
+        setItem: () => {
+          throw new Error('quota');
+        },
+        removeItem: () => {
+          throw new Error('blocked');
+        },
+      };
+      const grant = new SpendGrant({ storage: throwing, clock: new FakeClock() });
+      expect(grant.start().active).to.equal(true);
+      grant.record(10);
+      grant.clear();
+      expect(grant.state().active).to.equal(false);
+    });
+  });
+});
