@@ -10,7 +10,7 @@ import { ConfirmDecision, type ConfirmationRequest } from '../consent/types.js';
 import { ChipStatus, type TranscriptItem, type WaveCoreEvent } from '../agent/types.js';
 import type { ToolDeferral } from './deferral.js';
 import type { ToolRegistry } from './registry.js';
-import { isFailure, sanitizeResult } from './sanitize.js';
+import { isFailure, sanitizeBuiltinResult, sanitizeResult } from './sanitize.js';
 import {
   ToolLimits,
   ToolOutcomeStatus,
@@ -77,6 +77,8 @@ interface ResolvedTool {
   name: string;
   definition: BuiltinToolDefinition;
   parameters: JsonSchema;
+  /** A built-in tool of ours: its plain-data results get the looser built-in caps. */
+  builtin?: boolean;
 }
 
 type Resolution = { kind: 'tool'; tool: ResolvedTool } | { kind: 'load_tools' } | { kind: 'unknown'; error: string };
@@ -200,7 +202,7 @@ export class ToolRunner {
     const def = Object.prototype.hasOwnProperty.call(builtins, name) ? builtins[name] : undefined;
     if (def && typeof def.handler === 'function') {
       const parameters = isObject(def.parameters) ? def.parameters : { type: 'object', properties: {} };
-      return { kind: 'tool', tool: { name, definition: def, parameters } };
+      return { kind: 'tool', tool: { name, definition: def, parameters, builtin: true } };
     }
     return { kind: 'unknown', error: RunnerText.unknownBuiltin(name, Object.keys(builtins)) };
   }
@@ -374,7 +376,7 @@ export class ToolRunner {
         const error = errorMessage(settled.error);
         return { kind: 'failed', result: sanitizeResult({ success: false, error }), error };
       }
-      const result = sanitizeResult(settled.value);
+      const result = tool.builtin ? sanitizeBuiltinResult(settled.value) : sanitizeResult(settled.value);
       // isFailure also reads a failure inside the oversize `{ note, preview }` form.
       const failure = isFailure(result);
       if (failure.failed) return { kind: 'failed', result, error: failure.error || RunnerText.failed };

@@ -61,6 +61,30 @@ export function sanitizeResult(value: unknown): SanitizedResult {
   }
 }
 
+/** Serialized size up to which a built-in tool's result passes whole (the server re-caps at 8,000 by default). */
+export const BUILTIN_RESULT_CHARS = 8000;
+
+/**
+ * For our own built-in tools (e.g. `read_page`, whose outline is paged at about 4,000 chars):
+ * their results are plain data we produced, so they skip the page-tool caps of §4.6 while
+ * they fit `BUILTIN_RESULT_CHARS`; anything else goes through `sanitizeResult`.
+ *
+ * @example
+ * sanitizeBuiltinResult({ success: true, outline: '- heading(1) "Contact"…' });
+ */
+export function sanitizeBuiltinResult(value: unknown): SanitizedResult {
+  try {
+    const json = JSON.stringify(value);
+    if (typeof json === 'string' && json.length <= BUILTIN_RESULT_CHARS && isObjectResult(value)) {
+      const parsed = JSON.parse(json) as SanitizedResult;
+      return { success: true, ...parsed };
+    }
+  } catch {
+    /* not plain data: fall through to the page-tool rules */
+  }
+  return sanitizeResult(value);
+}
+
 /**
  * Whether a handler's outcome is a failure: a thrown error (pass what was caught), or an
  * object with `success === false` (its `error` when a string). Also recognises a sanitized

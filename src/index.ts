@@ -1,0 +1,59 @@
+/**
+ * wave-chat's framework-free core: page tools, consent, context, the conversation loop and its
+ * transport. The `<wave-chat>` element lives in `components/`; the wave server in `src/server/`.
+ */
+export { WaveSession } from './agent/wave-session.js';
+export type { WaveSessionOptions, SessionLoop, SessionLoopDeps } from './agent/wave-session.js';
+export { createBrowserSession } from './agent/browser-session.js';
+export type { BrowserSessionOptions } from './agent/browser-session.js';
+export { ConversationLoop } from './agent/conversation-loop.js';
+export type { ConversationLoopOptions, LoopUpdate } from './agent/conversation-loop.js';
+export { ChipStatus, ConversationStatus } from './agent/types.js';
+export type {
+  PageToolsApi,
+  SessionState,
+  TranscriptItem,
+  Unsubscribe,
+  WaveCoreEvent,
+  WaveCoreEventType,
+  WaveSessionApi,
+} from './agent/types.js';
+
+export { ToolRegistry } from './tools/registry.js';
+export type { RegisteredTool, ToolRegistryOptions } from './tools/registry.js';
+export { ArgumentValidator } from './tools/validator.js';
+export type { ValidationResult } from './tools/validator.js';
+export { ToolDeferral } from './tools/deferral.js';
+export { ToolRunner } from './tools/runner.js';
+export type { BuiltinToolDefinition, ToolRunOptions, ToolRunnerOptions } from './tools/runner.js';
+export { sanitizeResult, isFailure } from './tools/sanitize.js';
+export { checkParametersSchema } from './tools/schema-check.js';
+export { RESERVED_TOOL_NAMES, ToolLimits, ToolOutcomeStatus } from './tools/types.js';
+export type {
+  HandlerContext,
+  HostToolSchema,
+  JsonSchema,
+  SanitizedResult,
+  ToolCall,
+  ToolDefinition,
+  ToolOutcome,
+} from './tools/types.js';
+
+export { ConfirmationGate } from './consent/confirmation-gate.js';
+export { SpendGrant, SpendGrantLimits } from './consent/spend-grant.js';
+export { CancelReason, ConfirmDecision } from './consent/types.js';
+export type { ConfirmationRequest, SpendGrantState, VisitorEvidence } from './consent/types.js';
+
+export { PageContext } from './context/page-context.js';
+export { createPageTools } from './page/index.js';
+export type { PageToolsOptions } from './page/index.js';
+
+export { createSseTransport, TransportError } from './transport/sse-client.js';
+export type { ModelTransport, SseTransportOptions } from './transport/sse-client.js';
+export { PROTOCOL_VERSION } from './transport/protocol.js';
+export type { WaveMessage, WaveRequest, WaveStreamEvent, WaveToolCall } from './transport/protocol.js';
+
+export { systemClock } from './clock.js';
+export type { Clock } from './clock.js';
+export { MemoryStorage, sessionStorageOrMemory } from './storage.js';
+export type { KeyValueStorage } from './storage.js';
