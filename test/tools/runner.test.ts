@@ -559,6 +559,16 @@ describe('ToolRunner', () => {
       expect((await s.run('read_page')).status).to.equal('unknown');
     });
 
+    it("passes a built-in tool's page outline whole (over the page-tool string cap) but caps a page tool's", async () => {
+      const outline = '- text "' + 'x'.repeat(3500) + '"';
+      const s = setup({ builtins: { read_page: { handler: () => ({ success: true, outline }) } } });
+      const builtin = await s.run('read_page');
+      expect(builtin.result['outline']).to.equal(outline);
+      s.register('big_read', { handler: () => ({ outline }) });
+      const page = await s.run('big_read');
+      expect(page.result['outline']).to.have.length(2000 + '\u2026[truncated]'.length);
+    });
+
     it('runs load_tools when deferring; a deferred tool is unknown to the model but runs for the host', async () => {
       const s = setup();
       for (let i = 0; i < 25; i++) s.register(`tool_${i}`, { description: `Tool ${i}.`, handler: () => ({ i }) });

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { isFailure, sanitizeResult } from '../../src/tools/sanitize.js';
+import { BUILTIN_RESULT_CHARS, isFailure, sanitizeBuiltinResult, sanitizeResult } from '../../src/tools/sanitize.js';
 
 const SUFFIX = '\u2026[truncated]';
 const NOTE = 'nested values were omitted: the result could not be serialized';
@@ -312,5 +312,22 @@ describe('isFailure', () => {
     const sanitized = sanitizeResult({ rows: 'r'.repeat(1999).split(''), success: false, error: 'Too many rows' });
     expect(sanitized['truncated']).to.equal(true);
     expect(isFailure(sanitized)).to.deep.equal({ failed: true, error: 'Too many rows' });
+  });
+});
+
+describe('sanitizeBuiltinResult', () => {
+  it('passes plain data up to the built-in cap unchanged, with success first', () => {
+    const outline = 'y'.repeat(5000);
+    expect(sanitizeBuiltinResult({ outline })).to.deep.equal({ success: true, outline });
+    expect(sanitizeBuiltinResult({ success: false, error: 'stale ref' })).to.deep.equal({ success: false, error: 'stale ref' });
+  });
+
+  it('falls back to the page-tool rules past the cap or for data that is not plain', () => {
+    const big = sanitizeBuiltinResult({ outline: 'z'.repeat(BUILTIN_RESULT_CHARS) });
+    expect(big['outline']).to.equal('z'.repeat(2000) + '\u2026[truncated]');
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    expect(sanitizeBuiltinResult(cyclic)['note']).to.equal(NOTE);
+    expect(sanitizeBuiltinResult('text')).to.deep.equal({ success: true, data: 'text' });
   });
 });
