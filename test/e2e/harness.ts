@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-// @ts-expect-error -- plain ESM helper shared with the test-runner config
 import { chromiumArgs, chromiumPath } from '../chromium.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,0 +1,379 @@
+/**
+ * The realtime engine: a speech-to-speech session compatible with OpenAI's Realtime API over a
+ * WebSocket, with credentials minted by the wave server (the browser never sees the provider key).
+ */
+import { systemClock } from '../clock.js';
+import type { Clock } from '../clock.js';
+import type { SanitizedResult, ToolCall } from '../tools/types.js';
+import { PROTOCOL_VERSION } from '../transport/protocol.js';
+import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/protocol.js';
+import { createBrowserAudio } from './browser-audio.js';
+import type { RealtimeAudio } from './browser-audio.js';
+import { VoiceEndReason, VoiceState, VoiceToolWaitMs } from './types.js';
+import type { VoiceEngine, VoiceStartOptions } from './types.js';
+
+/** The part of the WebSocket API the engine uses (the browser's, or `ws` in Node). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+export type WebSocketConstructorLike = new (url: string, protocols?: string | string[]) => WebSocketLike;
+
+/** What the engine asks the wave server for (see {@link createVoiceSessionClient}). */
+export interface VoiceSessionParams {
+  tools: VoiceStartOptions['tools'];
+  context: string | null;
+  signal: AbortSignal;
+}
+
+export interface RealtimeEngineOptions {
+  /** Mints the session through the wave server (`POST {endpoint}/voice/session`). */
+  createSession(params: VoiceSessionParams): Promise<VoiceSessionResponse>;
+  /** Default: the browser's global WebSocket. Node tests pass `ws`. */
+  WebSocketImpl?: WebSocketConstructorLike;
+  /** Default: microphone and speakers via {@link createBrowserAudio}; `null` runs without audio. */
+  audio?: RealtimeAudio | null;
+  clock?: Clock;
+  /** Subprotocols carrying the ephemeral secret (browsers cannot set an Authorization header). */
+  protocols?: (clientSecret: string) => string[];
+}
+
+const OPEN = 1;
+
+type ServerEvent = { type: string; [key: string]: unknown };
+
+interface PartialCall {
+  callId: string;
+  name: string;
+  args: string;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * Returns the `createSession` function for {@link createRealtimeEngine}, posting a
+ * `VoiceSessionRequest` to the wave server.
+ *
+ * @example
+ * const createSession = createVoiceSessionClient({ endpoint: 'https://example.com/wave', siteId: 'demo', conversationId });
+ */
+export function createVoiceSessionClient(options: {
+  endpoint: string;
+  siteId: string;
+  conversationId: string;
+  fetch?: typeof fetch;
+}): (params: VoiceSessionParams) => Promise<VoiceSessionResponse> {
+  return async ({ tools, context, signal }) => {
+    const body: VoiceSessionRequest = { v: PROTOCOL_VERSION, siteId: options.siteId, conversationId: options.conversationId, tools, context };
+    const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const res = await doFetch(`${options.endpoint.replace(/\/+$/, '')}/voice/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    if (!res.ok) {
+      const detail = await res.text().catch(() => '');
+      throw new Error(`voice session refused (${res.status})${detail ? `: ${detail.slice(0, 200)}` : ''}`);
+    }
+    return (await res.json()) as VoiceSessionResponse;
+  };
+}
+
+/**
+ * Creates the realtime voice engine. `start()` resolves once the socket is open and the opening
+ * `session.update` frame is sent; it rejects (after `onEnd`) when the session cannot start.
+ *
+ * @example
+ * const engine = createRealtimeEngine({ createSession: createVoiceSessionClient({ endpoint, siteId, conversationId }) });
+ * await engine.start({ signal, tools, context, runTool, isConfirming, onState, onTranscript, onEnd });
+ */
+export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngine {
+  const clock = options.clock ?? systemClock;
+  const protocols = options.protocols ?? ((secret: string) => ['realtime', `openai-insecure-api-key.${secret}`]);
+  let state: VoiceState = VoiceState.idle;
+  let start: VoiceStartOptions | null = null;
+  let ws: WebSocketLike | null = null;
+  let audio: RealtimeAudio | null = null;
+  let ready = false;
+  let responseActive = false;
+  let outputsWaiting = false;
+  const running = new Map<string, AbortController>();
+  const handled = new Set<string>();
+  const partial = new Map<string, PartialCall>();
+  const assistantText = new Map<string, string>();
+  let removeAbort: (() => void) | null = null;
+
+  const setState = (next: VoiceState) => {
+    if (state === next) return;
+    state = next;
+    start?.onState(next);
+  };
+  const isOver = () => state === VoiceState.ended || state === VoiceState.error;
+  const send = (event: Record<string, unknown>) => {
+    if (ws && ws.readyState === OPEN) ws.send(JSON.stringify(event));
+  };
+
+  const end = (reason: string, final: VoiceState = VoiceState.ended) => {
+    if (isOver()) return;
+    ready = false;
+    for (const controller of running.values()) controller.abort(new Error(`voice ended: ${reason}`));
+    running.clear();
+    removeAbort?.();
+    const socket = ws;
+    ws = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.onmessage = null;
+      socket.onerror = null;
+      try {
+        socket.close(1000, reason);
+      } catch {
+        // Closing a socket that never opened can throw in some implementations.
+      }
+    }
+    audio?.close();
+    setState(final);
+    start?.onEnd(reason);
+  };
+
+  const maybeCreateResponse = () => {
+    if (running.size === 0 && !responseActive && outputsWaiting) {
+      outputsWaiting = false;
+      send({ type: 'response.create' });
+    }
+  };
+
+  const runCall = async (callId: string, name: string, args: string) => {
+    if (!start || !callId || handled.has(callId) || isOver()) return;
+    handled.add(callId);
+    const opts = start;
+    const confirming = opts.isConfirming(name);
+    const waitMs = confirming ? VoiceToolWaitMs.confirming : VoiceToolWaitMs.ordinary;
+    const controller = new AbortController();
+    running.set(callId, controller);
+    setState(VoiceState.thinking);
+    const call: ToolCall = { id: callId, name, arguments: args };
+    let timer: unknown;
+    const timedOut = new Promise<SanitizedResult>((resolve) => {
+      timer = clock.setTimeout(() => {
+        // Aborting the run cancels its confirmation: nothing waits on a chip after this.
+        controller.abort(new Error('voice tool wait exceeded'));
+        resolve({
+          success: false,
+          timedOut: true,
+          error: confirming
+            ? `The visitor did not answer the confirmation within ${waitMs / 1000} s; it was cancelled and the action did not happen. Do not retry unless the visitor asks.`
+            : `The action timed out after ${waitMs / 1000} s and did not complete.`,
+        });
+      }, waitMs);
+    });
+    const ran = opts.runTool(call, controller.signal).then(
+      (outcome) => outcome.result,
+      (error: unknown): SanitizedResult => ({
+        success: false,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+    const result = await Promise.race([ran, timedOut]);
+    clock.clearTimeout(timer);
+    if (running.get(callId) !== controller || isOver()) return;
+    running.delete(callId);
+    send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(result) } });
+    outputsWaiting = true;
+    maybeCreateResponse();
+  };
+
+  const onUserTranscript = (event: ServerEvent) => {
+    const text = str(event['transcript']).trim();
+    if (!text || !start) return;
+    start.onTranscript({ role: 'user', text, final: true });
+    // Only the input transcription reaches the consent hook: it is the visitor's own voice.
+    if (start.onUserUtterance?.(text) === 'consumed') {
+      const itemId = str(event['item_id']);
+      if (itemId) send({ type: 'conversation.item.delete', item_id: itemId });
+      if (responseActive) send({ type: 'response.cancel' });
+      audio?.interrupt();
+    }
+  };
+
+  const onAssistantText = (event: ServerEvent, final: boolean) => {
+    if (!start) return;
+    const key = `${str(event['item_id'])}:${String(event['content_index'] ?? 0)}`;
+    if (final) {
+      const text = str(event['transcript']) || str(event['text']) || assistantText.get(key) || '';
+      assistantText.delete(key);
+      if (text) start.onTranscript({ role: 'assistant', text, final: true });
+      return;
+    }
+    const text = (assistantText.get(key) ?? '') + str(event['delta']);
+    assistantText.set(key, text);
+    start.onTranscript({ role: 'assistant', text, final: false });
+  };
+
+  const onFunctionCallItem = (item: unknown) => {
+    if (!item || typeof item !== 'object') return;
+    const record = item as Record<string, unknown>;
+    if (record['type'] !== 'function_call') return;
+    void runCall(str(record['call_id']), str(record['name']), str(record['arguments']));
+  };
+
+  const onServerEvent = (event: ServerEvent) => {
+    switch (event.type) {
+      case 'input_audio_buffer.speech_started':
+        audio?.interrupt();
+        setState(VoiceState.listening);
+        break;
+      case 'input_audio_buffer.speech_stopped':
+        setState(VoiceState.thinking);
+        break;
+      case 'conversation.item.input_audio_transcription.delta':
+        if (start && str(event['delta'])) start.onTranscript({ role: 'user', text: str(event['delta']), final: false });
+        break;
+      case 'conversation.item.input_audio_transcription.completed':
+        onUserTranscript(event);
+        break;
+      case 'response.created':
+        responseActive = true;
+        setState(VoiceState.thinking);
+        break;
+      case 'response.audio.delta':
+      case 'response.output_audio.delta':
+        if (audio) audio.play(str(event['delta']));
+        setState(VoiceState.speaking);
+        break;
+      case 'response.audio_transcript.delta':
+      case 'response.output_audio_transcript.delta':
+      case 'response.text.delta':
+      case 'response.output_text.delta':
+        onAssistantText(event, false);
+        break;
+      case 'response.audio_transcript.done':
+      case 'response.output_audio_transcript.done':
+      case 'response.text.done':
+      case 'response.output_text.done':
+        onAssistantText(event, true);
+        break;
+      case 'response.output_item.added': {
+        const item = event['item'] as Record<string, unknown> | undefined;
+        if (item?.['type'] === 'function_call') {
+          const id = str(item['id']) || str(item['call_id']);
+          partial.set(id, { callId: str(item['call_id']), name: str(item['name']), args: '' });
+        }
+        break;
+      }
+      case 'response.function_call_arguments.delta': {
+        const id = str(event['item_id']) || str(event['call_id']);
+        const entry = partial.get(id) ?? { callId: str(event['call_id']), name: str(event['name']), args: '' };
+        entry.args += str(event['delta']);
+        partial.set(id, entry);
+        break;
+      }
+      case 'response.function_call_arguments.done': {
+        const id = str(event['item_id']) || str(event['call_id']);
+        const entry = partial.get(id);
+        partial.delete(id);
+        const callId = str(event['call_id']) || entry?.callId || '';
+        const name = str(event['name']) || entry?.name || '';
+        const args = typeof event['arguments'] === 'string' ? event['arguments'] : (entry?.args ?? '');
+        // Without a name (older servers omit it here) wait for output_item.done, which carries it.
+        if (name) void runCall(callId, name, args);
+        break;
+      }
+      case 'response.output_item.done':
+        onFunctionCallItem(event['item']);
+        break;
+      case 'response.done': {
+        responseActive = false;
+        const response = event['response'] as Record<string, unknown> | undefined;
+        const output = response?.['output'];
+        if (Array.isArray(output)) output.forEach(onFunctionCallItem);
+        if (running.size === 0 && state !== VoiceState.speaking) setState(VoiceState.listening);
+        maybeCreateResponse();
+        break;
+      }
+      default:
+        break;
+    }
+  };
+
+  return {
+    kind: 'realtime',
+    get state() {
+      return state;
+    },
+    inputLevel: () => audio?.inputLevel() ?? 0,
+    outputLevel: () => audio?.outputLevel() ?? 0,
+    stop(reason: string = VoiceEndReason.stopped) {
+      end(reason);
+    },
+    async start(startOptions: VoiceStartOptions): Promise<void> {
+      if (state !== VoiceState.idle) throw new Error(`voice engine already ${state}`);
+      start = startOptions;
+      const { signal } = startOptions;
+      const onAbort = () => end(VoiceEndReason.aborted);
+      signal.addEventListener('abort', onAbort, { once: true });
+      removeAbort = () => signal.removeEventListener('abort', onAbort);
+      setState(VoiceState.connecting);
+      if (signal.aborted) {
+        end(VoiceEndReason.aborted);
+        throw signal.reason;
+      }
+      audio = options.audio === undefined ? createBrowserAudio() : options.audio;
+      try {
+        // The microphone first: a refusal costs no minted credentials.
+        await audio?.start({
+          signal,
+          onChunk: (chunk) => {
+            if (ready) send({ type: 'input_audio_buffer.append', audio: chunk });
+          },
+          onPlaybackIdle: () => {
+            if (state === VoiceState.speaking && !responseActive) setState(VoiceState.listening);
+          },
+        });
+      } catch (error) {
+        end(VoiceEndReason.micDenied, VoiceState.error);
+        throw error;
+      }
+      let session: VoiceSessionResponse;
+      try {
+        session = await options.createSession({ tools: startOptions.tools, context: startOptions.context, signal });
+        if (isOver()) throw signal.reason ?? new Error('voice ended');
+        await new Promise<void>((resolve, reject) => {
+          const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as unknown as WebSocketConstructorLike);
+          const socket = new Impl(session.url, protocols(session.clientSecret));
+          ws = socket;
+          socket.onopen = () => resolve();
+          socket.onerror = () => reject(new Error('voice connection failed'));
+          socket.onclose = (e) => reject(new Error(`voice connection closed (${e.code})`));
+        });
+      } catch (error) {
+        end(isOver() ? VoiceEndReason.aborted : VoiceEndReason.error, VoiceState.error);
+        throw error;
+      }
+      if (isOver() || !ws) throw new Error('voice ended');
+      const socket: WebSocketLike = ws;
+      socket.onmessage = (e) => {
+        if (typeof e.data !== 'string') return;
+        let event: unknown;
+        try {
+          event = JSON.parse(e.data);
+        } catch {
+          return;
+        }
+        if (event && typeof event === 'object' && typeof (event as ServerEvent).type === 'string') onServerEvent(event as ServerEvent);
+      };
+      socket.onclose = () => end(VoiceEndReason.connectionLost);
+      socket.onerror = () => undefined;
+      // The one context frame; after it the tool set is fixed for the session (SPEC §9).
+      send({ type: 'session.update', session: session.sessionConfig });
+      ready = true;
+      setState(VoiceState.listening);
+    },
+  };
+}

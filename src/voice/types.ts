@@ -1,0 +1,88 @@
+/**
+ * Voice: one engine interface (SPEC §9) behind which sit the realtime speech-to-speech engine
+ * and the browser (Web Speech) engine.
+ */
+import type { HostToolSchema, ToolCall, ToolOutcome } from '../tools/types.js';
+
+/** Engine state, the Lit `TaskStatus` pattern. The status line and the waves follow it. */
+export const VoiceState = {
+  idle: 'idle',
+  connecting: 'connecting',
+  listening: 'listening',
+  thinking: 'thinking',
+  speaking: 'speaking',
+  ended: 'ended',
+  error: 'error',
+} as const;
+export type VoiceState = (typeof VoiceState)[keyof typeof VoiceState];
+
+/** Which engine a session runs on. */
+export const VoiceEngineKind = {
+  realtime: 'realtime',
+  browser: 'browser',
+} as const;
+export type VoiceEngineKind = (typeof VoiceEngineKind)[keyof typeof VoiceEngineKind];
+
+/** Why a session ended, when the engine (not the caller) ends it. */
+export const VoiceEndReason = {
+  stopped: 'stopped',
+  aborted: 'aborted',
+  connectionLost: 'connection-lost',
+  error: 'error',
+  micDenied: 'mic-denied',
+} as const;
+export type VoiceEndReason = (typeof VoiceEndReason)[keyof typeof VoiceEndReason];
+
+/** One line of the (hidden) transcript. */
+export interface VoiceTranscriptEvent {
+  role: 'user' | 'assistant';
+  text: string;
+  /** False for interim deltas, true once the line is settled. */
+  final: boolean;
+}
+
+/** What the voice-consent hook did with an utterance. */
+export type UtteranceHandling = 'consumed' | 'pass';
+
+/** Everything an engine needs for one session; the tool set is fixed once it starts. */
+export interface VoiceStartOptions {
+  /** Aborting ends the session (same as `stop('aborted')`). */
+  signal: AbortSignal;
+  /** Page tools at the moment voice opens (SPEC §3: fixed for the session). */
+  tools: HostToolSchema[];
+  /** Serialized page state, or null; sent once in the opening frame. */
+  context: string | null;
+  instructions?: string;
+  /** Runs a tool call through the same core as text chat (validation, consent, sanitization). */
+  runTool(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+  /** Whether `name` asks for confirmation: decides the 240 s vs 30 s wait. */
+  isConfirming(name: string): boolean;
+  onState(state: VoiceState): void;
+  onTranscript(event: VoiceTranscriptEvent): void;
+  /**
+   * Voice consent: called with each final utterance of the visitor, only ever from the speech
+   * recogniser or the realtime input transcription (never model output). 'consumed' means
+   * it settled a confirmation or the grant and must not reach the model.
+   */
+  onUserUtterance?(text: string): UtteranceHandling;
+  /** Called once when the session ends for any reason; the wiring cancels confirmations. */
+  onEnd(reason: string): void;
+}
+
+/** One voice engine (SPEC §9). */
+export interface VoiceEngine {
+  readonly kind: VoiceEngineKind;
+  start(options: VoiceStartOptions): Promise<void>;
+  stop(reason?: string): void;
+  readonly state: VoiceState;
+  /** Microphone level, 0..1, smoothed. */
+  inputLevel(): number;
+  /** Playback level, 0..1, smoothed. */
+  outputLevel(): number;
+}
+
+/** The waits of SPEC §5 for a tool result in voice. */
+export const VoiceToolWaitMs = {
+  ordinary: 30_000,
+  confirming: 240_000,
+} as const;

@@ -1,0 +1,79 @@
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { createBrowserAudio } from '../../src/voice/browser-audio.js';
+import { base64ToBytes, bytesToBase64, floatToPcm16, pcm16ToFloat, resample } from '../../src/voice/pcm.js';
+
+describe('pcm', () => {
+  it('round-trips float samples through PCM16 and base64', () => {
+    const input = new Float32Array([0, 0.5, -0.5, 1, -1, 0.25]);
+    const back = pcm16ToFloat(base64ToBytes(bytesToBase64(floatToPcm16(input))));
+    expect(back.length).to.equal(input.length);
+    input.forEach((v, i) => expect(back[i]).to.be.closeTo(v, 1 / 16384));
+  });
+
+  it('writes little-endian PCM16 and clips out-of-range samples', () => {
+    expect(Array.from(floatToPcm16(new Float32Array([1, -1, 2])))).to.deep.equal([0xff, 0x7f, 0x00, 0x80, 0xff, 0x7f]);
+  });
+
+  it('resamples 48 kHz to 24 kHz by half and leaves equal rates alone', () => {
+    const input = new Float32Array(480).map((_, i) => i / 480);
+    const out = resample(input, 48000, 24000);
+    expect(out.length).to.equal(240);
+    expect(out[10]).to.be.closeTo(input[20]!, 1e-6);
+    expect(resample(input, 24000, 24000)).to.equal(input);
+  });
+
+  it('turns invalid base64 into no samples instead of throwing', () => {
+    expect(base64ToBytes('%%%').length).to.equal(0);
+  });
+});
+
+describe('createBrowserAudio', () => {
+  for (const disableWorklet of [false, true]) {
+    it(`streams a real microphone-like stream as base64 PCM16 24 kHz chunks and meters playback (${disableWorklet ? 'ScriptProcessor' : 'AudioWorklet'})`, async () => {
+      // Autoplay policy: audio contexts start only after a real (trusted) user activation.
+      const button = document.createElement('button');
+      document.body.append(button);
+      button.focus();
+      await sendKeys({ press: 'Space' });
+      button.remove();
+      // A tone through a MediaStream stands in for the microphone.
+      const source = new AudioContext();
+      await source.resume();
+      const osc = source.createOscillator();
+      const dest = source.createMediaStreamDestination();
+      osc.connect(dest);
+      osc.start();
+      const chunks: string[] = [];
+      const audio = createBrowserAudio({ mediaDevices: { getUserMedia: async () => dest.stream }, chunkMs: 50, disableWorklet });
+      const gotChunk = new Promise<void>((resolve) => {
+        void audio.start({
+          signal: new AbortController().signal,
+          onChunk: (b64) => {
+            chunks.push(b64);
+            resolve();
+          },
+          onPlaybackIdle: () => {},
+        });
+      });
+      await gotChunk;
+      const samples = pcm16ToFloat(base64ToBytes(chunks[0]!));
+      expect(samples.length).to.be.greaterThanOrEqual(1200); // ≥ 50 ms at 24 kHz
+      expect(Math.max(...Array.from(samples, Math.abs))).to.be.greaterThan(0.1);
+
+      const tone = new Float32Array(24000).map((_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 24000));
+      audio.play(bytesToBase64(floatToPcm16(tone)));
+      let level = 0;
+      for (let i = 0; i < 50 && level < 0.3; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        level = audio.outputLevel();
+      }
+      expect(level).to.be.greaterThan(0.3);
+      expect(audio.inputLevel()).to.be.greaterThan(0);
+      audio.close();
+      expect(audio.outputLevel()).to.equal(0);
+      osc.stop();
+      await source.close();
+    });
+  }
+});
