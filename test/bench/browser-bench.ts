@@ -6,7 +6,6 @@
 import { dirname, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-// @ts-expect-error -- a plain .mjs helper shared with the test-runner config, without type declarations.
 import { chromiumArgs, chromiumPath } from '../chromium.mjs';
 
 /** Options for {@link runInChromium}. */
