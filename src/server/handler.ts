@@ -1,0 +1,494 @@
+/**
+ * The wave server as one standards `fetch` handler (Request → Response): runs unchanged on Node
+ * (see node.ts), Deno, Bun, Cloudflare Workers and other edge runtimes. Stateless: the widget
+ * sends the whole conversation with every step.
+ *
+ * Decisions worth knowing (also in the README):
+ * - A request without an `Origin` header is accepted only by a site that lists `'*'` or sets
+ *   `allowNoOrigin: true`: browsers always send Origin on a POST, so a missing one means a
+ *   script, and a site opts in to scripts explicitly.
+ * - The body must be `application/json`, which makes every cross-origin browser call preflighted.
+ * - A preflight cannot see the site id (it has no body), so it is answered for an origin that any
+ *   configured site allows (any origin with a resolver function); the POST is then checked against
+ *   its own site and refused with 403.
+ * - Invalid tool-call arguments never reach the browser. Within the same request the server makes
+ *   at most one repair call to the provider, feeding the validation errors back as tool results;
+ *   calls still invalid after it end the step with an `error` event `invalid_tool_arguments`.
+ *   Calls to a tool that was not offered get the same repair round; if the model insists they are
+ *   dropped and the step ends with a text note that the tool is unavailable.
+ */
+import { createNonce, envelope } from '../guard/envelope.js';
+import type { HostToolSchema } from '../tools/types.js';
+import type { WaveMessage, WaveRequest, WaveStreamEvent } from '../transport/protocol.js';
+import { buildSystemPrompt, capText, guardMessages, guardTools } from './prompt.js';
+import type { ModelProvider, ProviderStepInput } from './providers/types.js';
+import { ProviderError } from './providers/types.js';
+import { FixedWindowLimiter } from './rate-limit.js';
+import { CallCheckStatus, ToolCallChecker, type CallCheck } from './tool-call-check.js';
+import type { SiteConfig, WaveErrorBody, WaveLogger, WaveServerOptions } from './types.js';
+import {
+  parseVoiceSessionRequest,
+  parseWaveRequest,
+  peekSiteId,
+  RequestValidationError,
+} from './validate-request.js';
+
+export const ServerDefaults = {
+  basePath: '/wave',
+  maxBodyBytes: 256 * 1024,
+  maxResultChars: 8000,
+  maxContextChars: 8000,
+  rateLimit: { windowMs: 60_000, max: 60 },
+} as const;
+
+/** Error codes of the JSON error bodies and of the server's own `error` stream events. */
+export const WaveErrorCode = {
+  notFound: 'not_found',
+  methodNotAllowed: 'method_not_allowed',
+  unsupportedMediaType: 'unsupported_media_type',
+  tooLarge: 'payload_too_large',
+  invalidJson: 'invalid_json',
+  unknownSite: 'unknown_site',
+  originNotAllowed: 'origin_not_allowed',
+  rateLimited: 'rate_limited',
+  voiceUnavailable: 'voice_unavailable',
+  internal: 'internal_error',
+  providerError: 'provider_error',
+  invalidToolArguments: 'invalid_tool_arguments',
+} as const;
+export type WaveErrorCode = (typeof WaveErrorCode)[keyof typeof WaveErrorCode];
+
+/** An HTTP failure answered with `{ error: { code, message } }`. */
+class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+const consoleLogger: WaveLogger = {
+  info: (line) => console.log(line),
+  warn: (line) => console.warn(line),
+  error: (line) => console.error(line),
+};
+
+function defaultClientKey(request: Request): string {
+  const cf = request.headers.get('cf-connecting-ip');
+  if (cf) return cf;
+  const forwarded = request.headers.get('x-forwarded-for');
+  if (forwarded) return forwarded.split(',')[0]!.trim();
+  return 'anonymous';
+}
+
+function normalizeBasePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The one-line log record; only metadata, never a body, a header or a key. */
+interface RequestLog {
+  route: string;
+  site: string;
+  status: number;
+  outcome: string;
+}
+
+/**
+ * Creates the wave server's fetch handler.
+ *
+ * @example
+ * const handler = createWaveHandler({
+ *   sites: [{ id: 'shop', allowedOrigins: ['https://shop.example'] }],
+ *   provider: new OpenAICompatibleProvider({ baseUrl: 'https://api.openai.com/v1', apiKey, model: 'gpt-4o-mini' }),
+ * });
+ * export default { fetch: handler }; // e.g. a Cloudflare Worker
+ */
+export function createWaveHandler(options: WaveServerOptions): (request: Request) => Promise<Response> {
+  const basePath = normalizeBasePath(options.basePath ?? ServerDefaults.basePath);
+  const maxBodyBytes = options.maxBodyBytes ?? ServerDefaults.maxBodyBytes;
+  const maxResultChars = options.maxResultChars ?? ServerDefaults.maxResultChars;
+  const maxContextChars = options.maxContextChars ?? ServerDefaults.maxContextChars;
+  const now = options.now ?? (() => Date.now());
+  const logger = options.logger ?? consoleLogger;
+  const clientKey = options.clientKey ?? defaultClientKey;
+  const rateLimit = options.rateLimit === undefined ? ServerDefaults.rateLimit : options.rateLimit;
+  const limiter = rateLimit ? new FixedWindowLimiter(rateLimit, now) : null;
+  const sites = options.sites;
+  const siteMap = Array.isArray(sites) ? new Map(sites.map((site) => [site.id, site])) : null;
+
+  const resolveSite = async (id: string): Promise<SiteConfig | undefined> =>
+    siteMap ? siteMap.get(id) : await (sites as (id: string) => SiteConfig | undefined | Promise<SiteConfig | undefined>)(id);
+
+  const siteAllowsOrigin = (site: SiteConfig, origin: string | null): boolean =>
+    origin === null
+      ? site.allowNoOrigin === true || site.allowedOrigins.includes('*')
+      : site.allowedOrigins.includes('*') || site.allowedOrigins.includes(origin);
+
+  // Before the site is known (preflight, early errors): any site's origin will do.
+  const anySiteAllowsOrigin = (origin: string): boolean =>
+    siteMap ? [...siteMap.values()].some((site) => siteAllowsOrigin(site, origin)) : true;
+
+  const providerFor = (site: SiteConfig): ModelProvider =>
+    typeof options.provider === 'function' ? options.provider(site) : options.provider;
+
+  const log = (entry: RequestLog, started: number) => {
+    const line = `wave ${entry.route} site=${entry.site} status=${entry.status} ms=${Math.round(now() - started)} outcome=${entry.outcome}`;
+    if (entry.status >= 500 || entry.outcome.startsWith('error')) logger.error(line);
+    else if (entry.status >= 400) logger.warn(line);
+    else logger.info(line);
+  };
+
+  return async function waveHandler(request: Request): Promise<Response> {
+    const started = now();
+    const origin = request.headers.get('origin');
+    const path = new URL(request.url).pathname.replace(/\/+$/, '');
+    const route = path === basePath ? 'step' : path === `${basePath}/voice/session` ? 'voice' : null;
+    const entry: RequestLog = { route: route ?? 'none', site: '-', status: 0, outcome: '-' };
+    let cors: Record<string, string> = origin !== null && anySiteAllowsOrigin(origin) ? corsHeaders(origin) : {};
+    try {
+      if (!route) throw new HttpError(404, WaveErrorCode.notFound, 'No such endpoint.');
+      if (request.method === 'OPTIONS') {
+        if (origin === null || !anySiteAllowsOrigin(origin)) {
+          throw new HttpError(403, WaveErrorCode.originNotAllowed, 'This origin may not call the wave server.');
+        }
+        entry.status = 204;
+        entry.outcome = 'preflight';
+        log(entry, started);
+        return new Response(null, {
+          status: 204,
+          headers: {
+            ...cors,
+            'access-control-allow-methods': 'POST, OPTIONS',
+            'access-control-allow-headers': 'content-type',
+            'access-control-max-age': '600',
+          },
+        });
+      }
+      if (request.method !== 'POST') {
+        throw new HttpError(405, WaveErrorCode.methodNotAllowed, 'Use POST.', { allow: 'POST, OPTIONS' });
+      }
+      if (route === 'voice' && !options.voiceBroker) {
+        throw new HttpError(404, WaveErrorCode.voiceUnavailable, 'Voice sessions are not configured on this server.');
+      }
+      if (limiter) {
+        const decision = limiter.take(clientKey(request));
+        if (!decision.allowed) {
+          throw new HttpError(429, WaveErrorCode.rateLimited, 'Too many requests; try again later.', {
+            'retry-after': String(decision.retryAfterSeconds),
+          });
+        }
+      }
+      const contentType = request.headers.get('content-type') ?? '';
+      if (!/^application\/json\b/i.test(contentType.trim())) {
+        throw new HttpError(415, WaveErrorCode.unsupportedMediaType, 'The body must be application/json.');
+      }
+      const text = await readBodyText(request, maxBodyBytes);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new HttpError(400, WaveErrorCode.invalidJson, 'The body is not valid JSON.');
+      }
+      const siteId = peekSiteId(body);
+      const site = await resolveSite(siteId);
+      if (!site) throw new HttpError(404, WaveErrorCode.unknownSite, `Unknown site "${siteId}".`);
+      entry.site = site.id;
+      if (!siteAllowsOrigin(site, origin)) {
+        cors = {};
+        throw new HttpError(
+          403,
+          WaveErrorCode.originNotAllowed,
+          origin === null ? 'This site accepts only browser requests with an allowed Origin.' : 'This origin may not use this site.',
+        );
+      }
+      cors = origin === null ? {} : corsHeaders(origin);
+
+      if (route === 'voice') {
+        const voiceRequest = parseVoiceSessionRequest(body);
+        const guarded = {
+          ...voiceRequest,
+          tools: guardTools(voiceRequest.tools, { allowedTools: site.allowedTools }),
+          context: voiceRequest.context === null ? null : capText(voiceRequest.context, maxContextChars),
+        };
+        try {
+          const session = await options.voiceBroker!.createSession(guarded, site, request.signal);
+          entry.status = 200;
+          entry.outcome = 'voice_session';
+          log(entry, started);
+          return jsonResponse(200, session, cors);
+        } catch (error) {
+          if (error instanceof ProviderError) {
+            throw new HttpError(error.retryable ? 503 : 502, error.code, error.message);
+          }
+          // The broker's own refusals (VoiceBrokerError) carry a status and a key-free message.
+          const refusal = error as { status?: unknown; code?: unknown; message?: unknown };
+          if (
+            error instanceof Error &&
+            typeof refusal.status === 'number' &&
+            refusal.status >= 400 &&
+            refusal.status < 600 &&
+            typeof refusal.code === 'string'
+          ) {
+            throw new HttpError(refusal.status, refusal.code, error.message);
+          }
+          throw error;
+        }
+      }
+
+      const waveRequest = parseWaveRequest(body);
+      const provider = providerFor(site);
+      entry.status = 200;
+      return new Response(
+        streamStep({
+          request: waveRequest,
+          site,
+          provider,
+          signal: request.signal,
+          maxResultChars: site.maxResultChars ?? maxResultChars,
+          maxContextChars,
+          onDone: (outcome) => {
+            entry.outcome = outcome;
+            log(entry, started);
+          },
+        }),
+        {
+          status: 200,
+          headers: {
+            ...cors,
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache, no-transform',
+            'x-accel-buffering': 'no',
+            'x-content-type-options': 'nosniff',
+            vary: 'Origin',
+          },
+        },
+      );
+    } catch (error) {
+      let failure: HttpError;
+      if (error instanceof HttpError) failure = error;
+      else if (error instanceof RequestValidationError) failure = new HttpError(400, error.code, error.message);
+      else failure = new HttpError(500, WaveErrorCode.internal, 'The wave server failed.');
+      entry.status = failure.status;
+      entry.outcome = error instanceof HttpError || error instanceof RequestValidationError ? failure.code : `${failure.code}:${errorName(error)}`;
+      log(entry, started);
+      const body: WaveErrorBody = { error: { code: failure.code, message: failure.message } };
+      return jsonResponse(failure.status, body, { ...cors, ...failure.headers });
+    }
+  };
+}
+
+function corsHeaders(origin: string): Record<string, string> {
+  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+}
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+      // Every response varies by Origin because CORS headers depend on it.
+      vary: 'Origin',
+    },
+  });
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/** Reads the body, refusing it by declared length first and by counted bytes while reading. */
+async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, WaveErrorCode.tooLarge, `The body exceeds ${maxBytes} bytes.`);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, WaveErrorCode.invalidJson, 'The body is not valid UTF-8.');
+  }
+}
+
+interface StreamStepOptions {
+  request: WaveRequest;
+  site: SiteConfig;
+  provider: ModelProvider;
+  signal: AbortSignal;
+  maxResultChars: number;
+  maxContextChars: number;
+  /** Called once with the outcome for the log line. */
+  onDone: (outcome: string) => void;
+}
+
+/** The SSE body: `meta`, the guarded step's events, then `end` or `error`. */
+function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal.reason);
+  if (options.signal.aborted) controller.abort(options.signal.reason);
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+  let closed = false;
+
+  return new ReadableStream<Uint8Array>({
+    start(sink) {
+      const send = (event: WaveStreamEvent) => {
+        if (!closed) sink.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+      };
+      const { provider, site } = options;
+      const pump = async (): Promise<string> => {
+        send({ type: 'meta', model: provider.offline ? provider.model : (site.model ?? provider.model), offline: provider.offline });
+        let last: WaveStreamEvent | undefined;
+        try {
+          for await (const event of guardedStep(options, controller.signal)) {
+            send(event);
+            last = event;
+          }
+        } catch (error) {
+          if (controller.signal.aborted) return 'aborted';
+          const event = toErrorEvent(error);
+          send(event);
+          return `error:${event.code}`;
+        }
+        if (controller.signal.aborted) return 'aborted';
+        if (last?.type === 'error') return `error:${last.code}`;
+        return last?.type === 'end' ? `end:${last.reason}` : 'end';
+      };
+      void pump().then((outcome) => {
+        options.signal.removeEventListener('abort', onAbort);
+        if (!closed) {
+          closed = true;
+          sink.close();
+        }
+        options.onDone(outcome);
+      });
+    },
+    cancel(reason) {
+      // The client went away: stop the provider (and its upstream request) at once.
+      closed = true;
+      controller.abort(reason);
+    },
+  });
+}
+
+function toErrorEvent(error: unknown): Extract<WaveStreamEvent, { type: 'error' }> {
+  if (error instanceof ProviderError) {
+    return { type: 'error', code: error.code, message: error.message, retryable: error.retryable };
+  }
+  // Unknown failures may carry anything (URLs, upstream text): say nothing specific.
+  return { type: 'error', code: WaveErrorCode.providerError, message: 'The model provider failed.', retryable: true };
+}
+
+/** Sanitises a model-made tool name so it can be echoed back to strict providers. */
+function echoName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'unknown_tool';
+}
+
+/**
+ * One model step with the guards of SPEC §10 and at most one repair round for bad tool calls.
+ * Text streams through as it comes; tool calls are held until every one of the step is judged.
+ */
+async function* guardedStep(options: StreamStepOptions, signal: AbortSignal): AsyncGenerator<WaveStreamEvent> {
+  const { request, site, provider } = options;
+  const nonce = createNonce();
+  const context = request.context === null || request.context === '' ? null : capText(request.context, options.maxContextChars);
+  const tools: HostToolSchema[] = guardTools(request.tools, { allowedTools: site.allowedTools, nonce });
+  const checker = new ToolCallChecker(tools);
+  const input: ProviderStepInput = {
+    system: buildSystemPrompt({ instructions: site.instructions, context, nonce, locale: request.locale }),
+    messages: guardMessages(request.messages, { maxResultChars: options.maxResultChars, nonce }),
+    tools,
+    context,
+    model: site.model ?? provider.model,
+  };
+
+  for (let round = 0; round < 2; round++) {
+    const checks: CallCheck[] = [];
+    let text = '';
+    let reason: 'stop' | 'tool_calls' | 'length' = 'stop';
+    for await (const event of provider.step(input, signal)) {
+      if (event.type === 'text') {
+        text += event.delta;
+        yield event;
+      } else if (event.type === 'tool_call') {
+        checks.push(checker.check(event));
+      } else {
+        reason = event.reason;
+        break;
+      }
+    }
+    const bad = checks.filter((c) => c.status !== CallCheckStatus.ok);
+    if (bad.length > 0 && round === 0) {
+      // Stateless repair: replay the step with the refusals as tool results, then judge again.
+      const feedback: WaveMessage[] = checks.map((c) => ({
+        role: 'tool',
+        toolCallId: c.call.id,
+        name: echoName(c.call.name),
+        content: envelope(
+          'tool_result',
+          JSON.stringify({
+            success: false,
+            error:
+              c.status === CallCheckStatus.ok
+                ? 'Not run: another call in this step was refused. Send this call again together with the corrected ones.'
+                : `${c.reason} Nothing was run. Correct the call and send it again.`,
+          }),
+          nonce,
+        ),
+      }));
+      input.messages = [
+        ...input.messages,
+        { role: 'assistant', content: text, toolCalls: checks.map((c) => ({ ...c.call, name: echoName(c.call.name) })) },
+        ...feedback,
+      ];
+      continue;
+    }
+    if (bad.some((c) => c.status === CallCheckStatus.invalid)) {
+      yield {
+        type: 'error',
+        code: WaveErrorCode.invalidToolArguments,
+        message: 'The model produced tool arguments that do not match the tool schema.',
+        retryable: true,
+      };
+      return;
+    }
+    const good = checks.filter((c) => c.status === CallCheckStatus.ok);
+    for (const c of good) yield { type: 'tool_call', id: c.call.id, name: c.call.name, arguments: c.call.arguments };
+    const unknown = bad.filter((c) => c.status === CallCheckStatus.unknown);
+    if (unknown.length > 0) {
+      const names = [...new Set(unknown.map((c) => `“${c.call.name}”`))].join(', ');
+      yield { type: 'text', delta: `${text ? '\n\n' : ''}(The tool ${names} is not available on this page, so it was not used.)` };
+    }
+    yield { type: 'end', reason: good.length > 0 ? 'tool_calls' : reason === 'tool_calls' ? 'stop' : reason };
+    return;
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * The Node entry of the wave server: a node:http server that adapts IncomingMessage ⇄ Request /
+ * Response with streaming, serves the wave handler at /wave and static files (demo pages at `/`,
+ * bundles at `/dist/`). Only this module and node-adapter.ts import `node:`.
+ */
+import { createReadStream, readFileSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config.js';
+import { createWaveHandler } from './handler.js';
+import { toNodeListener } from './node-adapter.js';
+import type { WaveServerOptions } from './types.js';
+
+export { toNodeListener } from './node-adapter.js';
+
+/** The strict policy of the `/csp/` demo pages: what the widget must work under (SPEC §12). */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types wave-chat lit-html";
+
+export const MIME_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.d.ts': 'text/plain; charset=utf-8',
+};
+
+/** Serves files under `roots` (URL prefix → directory); false when no prefix matched. */
+async function serveStatic(req: IncomingMessage, res: ServerResponse, roots: [string, string][]): Promise<boolean> {
+  const rawPath = (req.url ?? '/').split('?')[0]!.split('#')[0]!;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(rawPath);
+  } catch {
+    sendText(res, 400, 'Bad request');
+    return true;
+  }
+  const match = roots.find(([prefix]) => pathname.startsWith(prefix) || pathname === prefix.replace(/\/$/, ''));
+  if (!match) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    sendText(res, 405, 'Method not allowed');
+    return true;
+  }
+  const [prefix, dir] = match;
+  const relative = pathname.slice(Math.min(prefix.length, pathname.length));
+  // No NULs, no backslashes, no `..` and no dotfiles: refuse rather than normalise.
+  const segments = relative.split('/');
+  if (pathname.includes('\0') || relative.includes('\\') || segments.some((s) => s === '..' || s.startsWith('.'))) {
+    sendText(res, 404, 'Not found');
+    return true;
+  }
+  const root = resolve(dir);
+  let file = resolve(root, ...segments.filter(Boolean));
+  try {
+    let info = await stat(file);
+    if (info.isDirectory()) {
+      if (!pathname.endsWith('/')) {
+        res.writeHead(301, { location: `${rawPath}/`, 'cache-control': 'no-cache' });
+        res.end();
+        return true;
+      }
+      file = resolve(file, 'index.html');
+      info = await stat(file);
+    }
+    // Symlinks must not lead outside the root either.
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
+    if (!info.isFile() || !(realFile === realRoot || realFile.startsWith(realRoot + sep))) throw new Error('outside');
+    const type = MIME_TYPES[file.endsWith('.d.ts') ? '.d.ts' : extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const headers: Record<string, string | number> = {
+      'content-type': type,
+      'content-length': info.size,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    };
+    if (pathname.startsWith('/csp/')) headers['content-security-policy'] = STRICT_CSP;
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(realFile).on('error', () => res.destroy()).pipe(res);
+  } catch {
+    sendText(res, 404, 'Not found');
+  }
+  return true;
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+  res.end(text);
+}
+
+/** Two levels up from src/server/ or dist/server/ is the package root. */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface StartServerOptions {
+  /** Default: PORT from `env`, else 8787; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (HOST from `env` overrides). */
+  host?: string;
+  /** URL prefix → directory; default `{ '/': demo/, '/dist/': dist/ }` of this package. */
+  staticRoots?: Record<string, string>;
+  /** Configuration source (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Handler options that replace the configured ones (tests: a provider, a logger, no rate limit). */
+  overrides?: Partial<WaveServerOptions>;
+}
+
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:8787/` */
+  url: string;
+  port: number;
+  /** What serves the model, safe to print. */
+  providerLabel: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the wave server with static files; rejects with ConfigError for bad configuration.
+ *
+ * @example
+ * const server = await startServer({ port: 0, env: { WAVE_PROVIDER: 'offline' } });
+ * console.log(server.url);
+ * await server.close();
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const readFile = (path: string) => readFileSync(path, 'utf8');
+  const host = options.host ?? env.HOST ?? '127.0.0.1';
+  // Validate the configuration before opening a port.
+  let config = loadConfig(env, { readFile, ...(options.port !== undefined ? { port: options.port } : {}) });
+  const roots = Object.entries(options.staticRoots ?? { '/': resolve(PACKAGE_ROOT, 'demo'), '/dist/': resolve(PACKAGE_ROOT, 'dist') })
+    // Longest prefix first, so /dist/ wins over /.
+    .sort(([a], [b]) => b.length - a.length);
+  const remoteAddresses = new WeakMap<Request, string>();
+  let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+
+  const server = createServer({ noDelay: true }, (req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0]!;
+    if (pathname === '/wave' || pathname.startsWith('/wave/')) {
+      if (!listener) return sendText(res, 503, 'Starting');
+      return listener(req, res);
+    }
+    serveStatic(req, res, roots)
+      .then((served) => {
+        if (!served) sendText(res, 404, 'Not found');
+      })
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, host, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  // With port 0 the demo site's origins are known only now.
+  if (port !== config.port) config = loadConfig(env, { readFile, port });
+  const handler = createWaveHandler({
+    sites: config.sites,
+    provider: config.provider,
+    basePath: '/wave',
+    clientKey: (request) => remoteAddresses.get(request) ?? 'unknown',
+    ...(config.voiceBroker ? { voiceBroker: config.voiceBroker } : {}),
+    ...options.overrides,
+  });
+  listener = toNodeListener(handler, { remoteAddresses });
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}/`,
+    port,
+    providerLabel: options.overrides?.provider && typeof options.overrides.provider !== 'function'
+      ? `${options.overrides.provider.name} ${options.overrides.provider.model}`
+      : config.providerLabel,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const USAGE = `Usage: wave-server [--port N] [--host H]
+
+Serves the wave-chat demo pages, the built bundles and the wave endpoint (/wave).
+Configuration by environment: WAVE_PROVIDER (offline|openai|anthropic), WAVE_BASE_URL,
+WAVE_API_KEY, WAVE_API_KEY_HEADER, WAVE_API_VERSION, WAVE_MODEL, WAVE_VOICE_MODEL,
+WAVE_SITES, WAVE_ALLOWED_ORIGINS, PORT, HOST.`;
+
+/**
+ * The CLI (bin/wave-server.mjs): starts the server and prints where; on bad configuration prints
+ * the variable at fault and sets exit code 2. Resolves with the running server, or undefined.
+ *
+ * @example
+ * await main(process.argv.slice(2), process.env);
+ */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<RunningServer | undefined> {
+  let port: number | undefined;
+  let host: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      return undefined;
+    }
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const next = () => inline ?? argv[++i];
+    if (flag === '--port') {
+      const raw = next();
+      port = Number(raw);
+      if (raw === undefined || !/^\d+$/.test(raw) || port > 65535) {
+        console.error(`wave-server: --port expects a port number, got "${raw ?? ''}"`);
+        process.exitCode = 2;
+        return undefined;
+      }
+    } else if (flag === '--host') {
+      host = next();
+    } else {
+      console.error(`wave-server: unknown argument "${arg}"\n\n${USAGE}`);
+      process.exitCode = 2;
+      return undefined;
+    }
+  }
+  let server: RunningServer;
+  try {
+    server = await startServer({ env, ...(port !== undefined ? { port } : {}), ...(host !== undefined ? { host } : {}) });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`wave-server: configuration error: ${error.message}`);
+      process.exitCode = 2;
+      return undefined;
+    }
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      console.error(`wave-server: cannot listen on port ${port ?? env.PORT ?? 8787} (${String(code)}); set PORT or --port`);
+      process.exitCode = 2;
+      return undefined;
+    }
+    throw error;
+  }
+  const shownHost = /^(127\.0\.0\.1|localhost|0\.0\.0\.0|::1?|)$/.test(host ?? env.HOST ?? '127.0.0.1') ? 'localhost' : (host ?? env.HOST);
+  console.log(`wave-chat demo: http://${shownHost}:${server.port}/`);
+  console.log(`provider: ${server.providerLabel}`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return server;
+}

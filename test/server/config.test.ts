@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { AnthropicProvider } from '../../src/server/providers/anthropic.js';
+import { OpenAICompatibleProvider } from '../../src/server/providers/openai.js';
+import { collect, fakeUpstream, oa, sseHead, stepInput } from './helpers.js';
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('defaults to the offline model, port 8787 and a demo site allowing this server on localhost', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8787);
+    assert.equal(config.providerKind, 'offline');
+    assert.equal(config.provider.offline, true);
+    assert.equal(config.provider.model, 'offline demo model');
+    assert.match(config.providerLabel, /offline demo model/);
+    assert.deepEqual(config.sites, [{ id: 'demo', allowedOrigins: ['http://localhost:8787', 'http://127.0.0.1:8787'] }]);
+  });
+
+  it('follows PORT and adds WAVE_ALLOWED_ORIGINS to every site', () => {
+    const config = loadConfig({ PORT: '9000', WAVE_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443' });
+    assert.deepEqual(config.sites[0]!.allowedOrigins, [
+      'http://localhost:9000',
+      'http://127.0.0.1:9000',
+      'https://a.example',
+      'https://b.example:8443',
+    ]);
+  });
+
+  it('reads WAVE_SITES as inline JSON or as a file through the injected reader', () => {
+    const sites = [{ id: 'shop', allowedOrigins: ['https://shop.example'], allowedTools: ['add_item'], model: 'gpt-x', maxResultChars: 500 }];
+    assert.deepEqual(loadConfig({ WAVE_SITES: JSON.stringify(sites) }).sites, sites);
+    const read: string[] = [];
+    const fromFile = loadConfig({ WAVE_SITES: '/etc/wave/sites.json' }, { readFile: (p) => (read.push(p), JSON.stringify(sites)) });
+    assert.deepEqual(fromFile.sites, sites);
+    assert.deepEqual(read, ['/etc/wave/sites.json']);
+  });
+
+  it('builds an OpenAI-compatible provider that talks to WAVE_BASE_URL with WAVE_API_KEY', async () => {
+    const up = await fakeUpstream((res) => {
+      sseHead(res);
+      res.end(oa.text('hi') + oa.finish('stop') + oa.done);
+    });
+    try {
+      const config = loadConfig({ WAVE_PROVIDER: 'openai', WAVE_BASE_URL: `${up.url}/v1`, WAVE_API_KEY: 'sk-1', WAVE_MODEL: 'llama3' });
+      assert.ok(config.provider instanceof OpenAICompatibleProvider);
+      assert.equal(config.provider.model, 'llama3');
+      assert.ok(!config.providerLabel.includes('sk-1'));
+      const { events } = await collect(config.provider.step(stepInput({ model: 'llama3' }), new AbortController().signal));
+      assert.deepEqual(events.at(-1), { type: 'end', reason: 'stop' });
+      assert.equal(up.requests[0]!.headers.authorization, 'Bearer sk-1');
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('lets a local OpenAI-compatible server (Ollama) run without a key, and wires a voice broker only on request', () => {
+    const local = loadConfig({ WAVE_PROVIDER: 'openai', WAVE_BASE_URL: 'http://127.0.0.1:11434/v1', WAVE_MODEL: 'qwen2.5' });
+    assert.equal(local.voiceBroker, undefined);
+    const voice = loadConfig({ WAVE_PROVIDER: 'openai', WAVE_API_KEY: 'sk-1', WAVE_VOICE_MODEL: 'gpt-realtime' });
+    assert.equal(typeof voice.voiceBroker?.createSession, 'function');
+  });
+
+  it('builds an Anthropic provider', () => {
+    const config = loadConfig({ WAVE_PROVIDER: 'anthropic', WAVE_API_KEY: 'sk-ant' });
+    assert.ok(config.provider instanceof AnthropicProvider);
+    assert.equal(config.providerKind, 'anthropic');
+  });
+
+  it('names the variable at fault and never quotes the key', () => {
+    const key = 'sk-DO-NOT-PRINT';
+    const cases: [Record<string, string>, string][] = [
+      [{ WAVE_PROVIDER: 'gemini' }, 'WAVE_PROVIDER'],
+      [{ WAVE_PROVIDER: 'openai' }, 'WAVE_API_KEY'],
+      [{ WAVE_PROVIDER: 'anthropic' }, 'WAVE_API_KEY'],
+      [{ WAVE_PROVIDER: 'openai', WAVE_API_KEY: key, WAVE_BASE_URL: 'ftp://x' }, 'WAVE_BASE_URL'],
+      [{ WAVE_PROVIDER: 'openai', WAVE_API_KEY: key, WAVE_API_KEY_HEADER: 'x-key' }, 'WAVE_API_KEY_HEADER'],
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ WAVE_SITES: '[{"id":"a"}]' }, 'WAVE_SITES'],
+      [{ WAVE_SITES: '[{"id":"a","allowedOrigins":["https://a.example/path"]}]' }, 'WAVE_SITES'],
+      [{ WAVE_SITES: '[' }, 'WAVE_SITES'],
+      [{ WAVE_SITES: 'sites.json' }, 'WAVE_SITES'],
+      [{ WAVE_ALLOWED_ORIGINS: 'shop.example' }, 'WAVE_ALLOWED_ORIGINS'],
+    ];
+    for (const [env, variable] of cases) {
+      const error = configError(() => loadConfig(env));
+      assert.equal(error.variable, variable, JSON.stringify(env));
+      assert.ok(error.message.startsWith(`${variable}: `));
+      assert.ok(!error.message.includes(key));
+    }
+  });
+});
