@@ -13,6 +13,7 @@
  * | `WAVE_VOICE_MODEL` | realtime model for voice sessions (OpenAI only), e.g. `gpt-realtime`; off when unset |
  * | `WAVE_SITES` | JSON array of SiteConfig, or a path to a JSON file holding one |
  * | `WAVE_ALLOWED_ORIGINS` | comma-separated origins added to every site |
+ * | `WAVE_OFFLINE_DELAY_MS` | the offline model's pause between streamed words (default 12) |
  * | `PORT` | listening port (default 8787) |
  */
 import { OfflineModel } from './offline-model.js';
@@ -189,7 +190,13 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): WaveConfi
   const apiKey = value(env, 'WAVE_API_KEY');
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   if (kind === 'offline') {
-    return { port, providerKind: kind, provider: new OfflineModel(), sites, providerLabel: 'offline demo model (no key, no network)' };
+    const delay = value(env, 'WAVE_OFFLINE_DELAY_MS');
+    const delayMs = delay === undefined ? undefined : Number(delay);
+    if (delayMs !== undefined && !(Number.isInteger(delayMs) && delayMs >= 0 && delayMs <= 10_000)) {
+      throw new ConfigError('WAVE_OFFLINE_DELAY_MS', 'expected a whole number of milliseconds between 0 and 10000');
+    }
+    const provider = new OfflineModel(delayMs === undefined ? {} : { delayMs });
+    return { port, providerKind: kind, provider, sites, providerLabel: 'offline demo model (no key, no network)' };
   }
   if (kind === 'openai') {
     const baseUrl = parseUrl(value(env, 'WAVE_BASE_URL') ?? 'https://api.openai.com/v1', 'WAVE_BASE_URL');

@@ -26,6 +26,13 @@ describe('loadConfig', () => {
     assert.deepEqual(config.sites, [{ id: 'demo', allowedOrigins: ['http://localhost:8787', 'http://127.0.0.1:8787'] }]);
   });
 
+  it('sets the offline model\'s streaming pace from WAVE_OFFLINE_DELAY_MS and refuses a bad value by name', () => {
+    assert.equal(loadConfig({ WAVE_OFFLINE_DELAY_MS: '0' }).provider.offline, true);
+    for (const bad of ['-1', 'fast', '1.5', '20000']) {
+      assert.equal(configError(() => loadConfig({ WAVE_OFFLINE_DELAY_MS: bad })).variable, 'WAVE_OFFLINE_DELAY_MS');
+    }
+  });
+
   it('follows PORT and adds WAVE_ALLOWED_ORIGINS to every site', () => {
     const config = loadConfig({ PORT: '9000', WAVE_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443' });
     assert.deepEqual(config.sites[0]!.allowedOrigins, [
