@@ -1,0 +1,276 @@
+/**
+ * Safe Markdown for model text: `marked`'s lexer tokens turned into lit templates. No string
+ * ever becomes HTML: raw HTML tokens render as literal text, URLs are checked, and every
+ * value reaches the DOM through lit text or attribute bindings (Trusted-Types clean).
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { Lexer, type Token, type Tokens } from 'marked';
+
+export interface MarkdownOptions {
+  /** Origins (e.g. `https://cdn.example.com`) images may load from; default none. */
+  allowedImageOrigins?: readonly string[];
+  /** Base for relative links; default `document.baseURI`. */
+  baseUrl?: string;
+  /** Text of a blocked image's label; `{label}` is the alt text. */
+  imageLabel?: (alt: string) => string;
+}
+
+type Renderable = TemplateResult | string | typeof nothing | Renderable[];
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  colon: ':',
+  lpar: '(',
+  rpar: ')',
+  sol: '/',
+  tab: '\t',
+  newline: '\n',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+};
+
+/**
+ * Decodes the HTML character references a Markdown text may carry, without an HTML parser.
+ *
+ * @example
+ * decodeEntities('Fish &amp; chips &#x2764;'); // "Fish & chips ❤"
+ */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      // NUL, surrogates and out-of-range code points become U+FFFD, as the HTML parser does.
+      if (!Number.isFinite(code) || code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
+      return String.fromCodePoint(code);
+    }
+    return NAMED_ENTITIES[ref] ?? whole;
+  });
+}
+
+function defaultBase(): string {
+  return typeof document !== 'undefined' ? document.baseURI : 'http://localhost/';
+}
+
+/**
+ * A link target the transcript may render: http(s), mailto, or relative, resolved to an
+ * absolute URL; anything else (javascript:, data:, vbscript:, file:…) is null.
+ *
+ * @example
+ * safeLinkHref('javascript:alert(1)'); // null
+ * safeLinkHref('/pricing', 'https://shop.example/'); // "https://shop.example/pricing"
+ */
+export function safeLinkHref(raw: string, baseUrl: string = defaultBase()): string | null {
+  let url: URL;
+  try {
+    url = new URL(decodeEntities(raw).trim(), baseUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'mailto:') return null;
+  return url.href;
+}
+
+/**
+ * An image source only when its origin is on the allow-list (and it is http/https).
+ *
+ * @example
+ * safeImageSrc('https://cdn.example/a.png', ['https://cdn.example']); // "https://cdn.example/a.png"
+ */
+export function safeImageSrc(raw: string, allowedOrigins: readonly string[], baseUrl: string = defaultBase()): string | null {
+  if (allowedOrigins.length === 0) return null;
+  let url: URL;
+  try {
+    url = new URL(decodeEntities(raw).trim(), baseUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return allowedOrigins.includes(url.origin) ? url.href : null;
+}
+
+/** Plain text of inline tokens (for alt text and titles). */
+function plainText(tokens: readonly Token[] | undefined, fallback: string): string {
+  if (!tokens) return decodeEntities(fallback);
+  let out = '';
+  for (const t of tokens) {
+    if ('tokens' in t && Array.isArray(t.tokens) && t.type !== 'text') out += plainText(t.tokens, '');
+    else if (t.type === 'codespan' || t.type === 'code' || t.type === 'html' || t.type === 'escape') out += t.text;
+    else if ('text' in t && typeof t.text === 'string') out += decodeEntities(t.text);
+  }
+  return out;
+}
+
+class Renderer {
+  readonly #origins: readonly string[];
+  readonly #base: string;
+  readonly #imageLabel: (alt: string) => string;
+
+  constructor(options: MarkdownOptions) {
+    this.#origins = options.allowedImageOrigins ?? [];
+    this.#base = options.baseUrl ?? defaultBase();
+    this.#imageLabel = options.imageLabel ?? ((alt) => alt);
+  }
+
+  blocks(tokens: readonly Token[]): Renderable[] {
+    return tokens.map((t) => this.block(t));
+  }
+
+  block(token: Token): Renderable {
+    switch (token.type) {
+      case 'space':
+      case 'def':
+        return nothing;
+      case 'paragraph':
+        return html`<p>${this.inline(token.tokens ?? [])}</p>`;
+      case 'heading':
+        return this.heading(token as Tokens.Heading);
+      case 'code':
+        return html`<pre><code>${token.text}</code></pre>`;
+      case 'blockquote':
+        return html`<blockquote>${this.blocks(token.tokens ?? [])}</blockquote>`;
+      case 'hr':
+        return html`<hr />`;
+      case 'list':
+        return this.list(token as Tokens.List);
+      case 'table':
+        return this.table(token as Tokens.Table);
+      case 'html':
+        // Raw HTML from the model is shown as the characters it is, never parsed.
+        return html`<p class="raw">${token.text}</p>`;
+      case 'text':
+        // A block-level text token (inside a tight list item) carries inline tokens.
+        return token.tokens ? this.inline(token.tokens) : decodeEntities(token.text);
+      default:
+        return 'tokens' in token && Array.isArray(token.tokens)
+          ? this.inline(token.tokens as Token[])
+          : typeof token.raw === 'string'
+            ? token.raw
+            : nothing;
+    }
+  }
+
+  heading(token: Tokens.Heading): Renderable {
+    const content = this.inline(token.tokens);
+    switch (token.depth) {
+      case 1:
+        return html`<h1>${content}</h1>`;
+      case 2:
+        return html`<h2>${content}</h2>`;
+      case 3:
+        return html`<h3>${content}</h3>`;
+      case 4:
+        return html`<h4>${content}</h4>`;
+      case 5:
+        return html`<h5>${content}</h5>`;
+      default:
+        return html`<h6>${content}</h6>`;
+    }
+  }
+
+  list(token: Tokens.List): Renderable {
+    const items = token.items.map((item) => {
+      const body = item.loose ? this.blocks(item.tokens) : item.tokens.map((t) => this.block(t));
+      return html`<li>${body}</li>`;
+    });
+    if (!token.ordered) return html`<ul>${items}</ul>`;
+    const start = typeof token.start === 'number' && Number.isFinite(token.start) ? token.start : 1;
+    return html`<ol start=${start}>${items}</ol>`;
+  }
+
+  table(token: Tokens.Table): Renderable {
+    const cls = (i: number) => {
+      const a = token.align[i];
+      return a === 'left' || a === 'center' || a === 'right' ? `align-${a}` : '';
+    };
+    return html`<div class="table-wrap">
+      <table>
+        <thead>
+          <tr>${token.header.map((c, i) => html`<th class=${cls(i)}>${this.inline(c.tokens)}</th>`)}</tr>
+        </thead>
+        <tbody>
+          ${token.rows.map((row) => html`<tr>${row.map((c, i) => html`<td class=${cls(i)}>${this.inline(c.tokens)}</td>`)}</tr>`)}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  inline(tokens: readonly Token[]): Renderable[] {
+    return tokens.map((t) => this.inlineToken(t));
+  }
+
+  inlineToken(token: Token): Renderable {
+    switch (token.type) {
+      case 'text':
+        return token.tokens ? this.inline(token.tokens) : decodeEntities(token.text);
+      case 'escape':
+        return token.text;
+      case 'strong':
+        return html`<strong>${this.inline(token.tokens ?? [])}</strong>`;
+      case 'em':
+        return html`<em>${this.inline(token.tokens ?? [])}</em>`;
+      case 'del':
+        return html`<del>${this.inline(token.tokens ?? [])}</del>`;
+      case 'codespan':
+        return html`<code>${token.text}</code>`;
+      case 'br':
+        return html`<br />`;
+      case 'html':
+        return token.text;
+      case 'checkbox':
+        return html`<input type="checkbox" disabled .checked=${Boolean((token as Tokens.Checkbox).checked)} aria-hidden="true" /> `;
+      case 'link':
+        return this.link(token as Tokens.Link);
+      case 'image':
+        return this.image(token as Tokens.Image);
+      default:
+        return 'tokens' in token && Array.isArray(token.tokens)
+          ? this.inline(token.tokens as Token[])
+          : typeof token.raw === 'string'
+            ? token.raw
+            : nothing;
+    }
+  }
+
+  link(token: Tokens.Link): Renderable {
+    const content = this.inline(token.tokens);
+    const href = safeLinkHref(token.href, this.#base);
+    if (href === null) return html`<span class="link-blocked">${content}</span>`;
+    const title = token.title ? decodeEntities(token.title) : nothing;
+    return html`<a href=${href} title=${title} target="_blank" rel="noopener noreferrer nofollow">${content}</a>`;
+  }
+
+  image(token: Tokens.Image): Renderable {
+    const alt = plainText(token.tokens, token.text);
+    const src = safeImageSrc(token.href, this.#origins, this.#base);
+    if (src === null) return html`<span class="image-alt">${this.#imageLabel(alt)}</span>`;
+    return html`<img src=${src} alt=${alt} loading="lazy" referrerpolicy="no-referrer" />`;
+  }
+}
+
+/**
+ * Renders model Markdown as a lit template. Safe for any input: nothing executes, only
+ * http(s)/mailto/relative links, images only from `allowedImageOrigins`.
+ *
+ * @example
+ * render(html`<div>${renderMarkdown('**Done** — see [the cart](/cart)')}</div>`, host);
+ */
+export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): Renderable {
+  let tokens: Token[];
+  try {
+    tokens = Lexer.lex(markdown, { gfm: true, breaks: true });
+  } catch {
+    // A lexer failure must not lose the message: show it as plain text.
+    return html`<p>${markdown}</p>`;
+  }
+  return new Renderer(options).blocks(tokens);
+}

@@ -1,0 +1,393 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import {
+  ChipStatus,
+  ConversationStatus,
+  type PageToolsApi,
+  type SessionState,
+  type TranscriptItem,
+  type WaveCoreEvent,
+  type WaveSessionApi,
+} from '../src/agent/types.js';
+import type { HostToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
+import { WaveSession } from '../src/agent/wave-session.js';
+import { SessionController } from './controllers/session-controller.js';
+import { resolveLabels, type WaveLabels } from './labels.js';
+import { baseStyles } from './theme.styles.js';
+import { idbTranscriptStore, persistableItems, type TranscriptStore } from './transcript-store.js';
+import { waveChatStyles } from './wave-chat.styles.js';
+import { chipText, type ToolItem } from './wave-tool-chip.js';
+import type { WaveComposerSubmitEvent } from './wave-composer.js';
+
+/** Colour scheme of the widget. */
+export const WaveTheme = { light: 'light', dark: 'dark', auto: 'auto' } as const;
+export type WaveTheme = (typeof WaveTheme)[keyof typeof WaveTheme];
+
+/**
+ * The embeddable assistant. The page-tool API (`registerTool`, `callTool`, `setContext`…) is
+ * the core session's, unchanged; the element renders the session's state and forwards the
+ * visitor's actions to it.
+ *
+ * @summary An AI assistant widget a page can hand its own actions to.
+ * @fires wave-tool-call-requested
+ * @fires wave-tool-call-started
+ * @fires wave-tool-call-succeeded
+ * @fires wave-tool-call-failed
+ * @fires wave-tool-call-cancelled
+ * @fires wave-confirmation-shown
+ * @fires wave-confirmation-answered
+ * @fires wave-grant-started
+ * @fires wave-grant-raised
+ * @fires wave-grant-revoked
+ * @fires wave-grant-expired
+ * @fires wave-message-sent
+ * @fires wave-message-received
+ * @fires wave-voice-started
+ * @fires wave-voice-ended
+ * @fires wave-voice-start-request - The composer's voice button (for the voice engine's owner).
+ * @fires wave-voice-end-request - The bubble's "End voice" button.
+ * @csspart launcher - The button that opens and closes the panel.
+ * @csspart panel - The chat panel.
+ * @csspart header - The panel header.
+ * @csspart transcript - The transcript.
+ * @csspart message - A message bubble.
+ * @csspart chip - A tool chip.
+ * @csspart confirm-button - A chip's Confirm.
+ * @csspart cancel-button - A chip's Cancel.
+ * @csspart approve-button - A chip's "Approve for this session".
+ * @csspart pill - The spend-grant pill.
+ * @csspart composer - The composer form.
+ * @csspart input - The message textarea.
+ * @csspart send-button - Send.
+ * @csspart voice-bubble - The voice bubble.
+ * @csspart waves - The voice level bars.
+ * @csspart status - Chip and voice status lines.
+ * @cssproperty --wave-accent - Accent colour (buttons, visitor bubbles).
+ * @cssproperty --wave-on-accent - Text on the accent colour.
+ * @cssproperty --wave-surface - Panel background.
+ * @cssproperty --wave-surface-2 - Assistant bubbles, chips.
+ * @cssproperty --wave-text - Text colour.
+ * @cssproperty --wave-border - Borders.
+ * @cssproperty --wave-danger - Failures.
+ * @cssproperty --wave-success - Successes.
+ * @cssproperty --wave-radius - Corner radius.
+ * @cssproperty --wave-font - Font family.
+ * @cssproperty --wave-z-index - Stacking of the floating launcher and panel.
+ * @cssproperty --wave-panel-width - Floating panel width.
+ * @cssproperty --wave-panel-height - Panel height.
+ * @cssproperty --wave-dark-* - The same tokens under the dark theme.
+ *
+ * @example
+ * <wave-chat site-id="demo" endpoint="/wave" open></wave-chat>
+ * <script type="module">
+ *   document.querySelector('wave-chat').registerTool('add_task', { handler: ({ title }) => ({ title }) });
+ * </script>
+ */
+export class WaveChat extends LitElement implements PageToolsApi {
+  /**
+   * Makes each element's session; replace it to wire a transport or built-in tools. Called in
+   * the constructor, before attributes are set: read `el.siteId`/`el.endpoint` lazily.
+   */
+  static createSession: (el: WaveChat) => WaveSessionApi = (el) =>
+    new WaveSession({ siteId: el.siteId, costUnit: el.costUnit });
+
+  /** Where `persist-transcript` keeps the transcript (IndexedDB by default). */
+  static transcriptStore: TranscriptStore = idbTranscriptStore;
+
+  static override styles = [baseStyles, waveChatStyles];
+  static override properties = {
+    siteId: { type: String, attribute: 'site-id' },
+    endpoint: { type: String },
+    open: { type: Boolean, reflect: true },
+    floating: { type: Boolean, reflect: true },
+    costUnit: { type: String, attribute: 'cost-unit' },
+    theme: { type: String, reflect: true },
+    labels: { attribute: false },
+    persistTranscript: { type: Boolean, attribute: 'persist-transcript' },
+    allowedImageOrigins: { attribute: false },
+    voice: { type: Boolean, reflect: true },
+    voiceAvailable: { type: Boolean, attribute: 'voice-available' },
+    voiceLevel: { type: Number, attribute: false },
+    levelSource: { attribute: false },
+    _history: { state: true },
+  };
+
+  declare siteId: string;
+  declare endpoint: string;
+  /** The panel is open (reflected); closing cancels outstanding confirmations. */
+  declare open: boolean;
+  /** Fixed bottom-right launcher and panel (the CDN embed). */
+  declare floating: boolean;
+  /** Unit label on costs, receipts and the pill (default `cr`). */
+  declare costUnit: string;
+  declare theme: WaveTheme;
+  /** Partial overrides of every UI string. */
+  declare labels: Partial<WaveLabels>;
+  /** Keep finished rows across same-site navigations (IndexedDB), cleared on restart. */
+  declare persistTranscript: boolean;
+  /** Origins images in model Markdown may load from (default none). */
+  declare allowedImageOrigins: readonly string[];
+  /** Voice mode: the transcript is hidden and the voice bubble shown. */
+  declare voice: boolean;
+  /** Show the composer's voice button. */
+  declare voiceAvailable: boolean;
+  /** Audio level 0..1 for the waves. */
+  declare voiceLevel: number;
+  /** Polled per animation frame for the audio level. */
+  declare levelSource: (() => number) | null;
+  declare _history: readonly TranscriptItem[];
+
+  readonly #session: WaveSessionApi;
+  readonly #controller: SessionController;
+  #loadAbort: AbortController | null = null;
+  #saveQueued = false;
+  #resolvedLabels: WaveLabels = resolveLabels(null);
+
+  constructor() {
+    super();
+    this.siteId = '';
+    this.endpoint = '';
+    this.open = false;
+    this.floating = false;
+    this.costUnit = 'cr';
+    this.theme = 'auto';
+    this.labels = {};
+    this.persistTranscript = false;
+    this.allowedImageOrigins = [];
+    this.voice = false;
+    this.voiceAvailable = false;
+    this.voiceLevel = 0;
+    this.levelSource = null;
+    this._history = [];
+    this.#session = (this.constructor as typeof WaveChat).createSession(this);
+    this.#controller = new SessionController(this, this.#session, {
+      onEvent: (e) => this.#onCoreEvent(e),
+      onState: () => this.#queueSave(),
+    });
+    this.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => {
+      e.stopPropagation();
+      void this.send(e.detail.text);
+    });
+    this.addEventListener('wave-composer-stop', (e) => {
+      e.stopPropagation();
+      this.stop();
+    });
+  }
+
+  /** The core session this element renders. */
+  get session(): WaveSessionApi {
+    return this.#session;
+  }
+
+  /** The latest session state. */
+  get state(): SessionState {
+    return this.#controller.state;
+  }
+
+  // ── Page-tools API: the core's, unchanged ─────────────────────────────────────
+
+  /** @example chat.registerTool('get_tasks', { handler: () => ({ tasks }) }); */
+  registerTool(name: string, definition: ToolDefinition): boolean {
+    return this.#session.registerTool(name, definition);
+  }
+  /** @example chat.registerTools({ get_tasks: { handler } }); // → 1 */
+  registerTools(map: Record<string, ToolDefinition>): number {
+    return this.#session.registerTools(map);
+  }
+  /** @example chat.unregisterTool('get_tasks'); */
+  unregisterTool(name: string): boolean {
+    return this.#session.unregisterTool(name);
+  }
+  /** @example console.table(chat.getHostToolSchemas()); */
+  getHostToolSchemas(): HostToolSchema[] {
+    return this.#session.getHostToolSchemas();
+  }
+  /** @example await chat.callTool('add_task', { title: 'Book venue' }); */
+  callTool(name: string, args?: unknown): Promise<SanitizedResult> {
+    return this.#session.callTool(name, args);
+  }
+  /** @example chat.setContext({ board: 'Launch', tasks }); */
+  setContext(value: unknown): void {
+    this.#session.setContext(value);
+  }
+
+  // ── Panel and conversation ────────────────────────────────────────────────────
+
+  /** Opens the panel. */
+  show(): void {
+    this.open = true;
+  }
+  /** Closes the panel (cancels outstanding confirmations). */
+  hide(): void {
+    this.open = false;
+  }
+  /** @example launcherElsewhere.onclick = () => chat.toggle(); */
+  toggle(): void {
+    this.open = !this.open;
+  }
+  /** Sends a visitor message. @example await chat.send('Add a task'); */
+  send(text: string): Promise<void> {
+    return this.#session.send(text);
+  }
+  /** Stops the reply in progress. */
+  stop(): void {
+    this.#session.stop();
+  }
+  /** Starts a new conversation (and forgets a persisted transcript). */
+  restart(): void {
+    this.#session.restart();
+    this._history = [];
+    if (this.persistTranscript) void WaveChat.transcriptStore.clear(this.#storeKey).catch(() => undefined);
+  }
+
+  get #storeKey(): string {
+    return `wave-chat:transcript:${this.siteId || 'default'}`;
+  }
+
+  #onCoreEvent(event: WaveCoreEvent): void {
+    if (event.type === 'voice-started') this.voice = true;
+    else if (event.type === 'voice-ended') this.voice = false;
+  }
+
+  #queueSave(): void {
+    if (!this.persistTranscript || this.#saveQueued) return;
+    this.#saveQueued = true;
+    // Coalesce a burst of streaming updates into one write.
+    queueMicrotask(() => {
+      this.#saveQueued = false;
+      const rows = [...this._history, ...persistableItems(this.state.items)];
+      void WaveChat.transcriptStore.save(this.#storeKey, rows).catch(() => undefined);
+    });
+  }
+
+  async #loadHistory(): Promise<void> {
+    this.#loadAbort?.abort();
+    const ctrl = new AbortController();
+    this.#loadAbort = ctrl;
+    try {
+      const rows = await WaveChat.transcriptStore.load(this.#storeKey, ctrl.signal);
+      if (!ctrl.signal.aborted) this._history = rows;
+    } catch {
+      // Storage may be unavailable (private mode, blocked IndexedDB): the chat still works.
+    }
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.persistTranscript) void this.#loadHistory();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#loadAbort?.abort();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('labels')) this.#resolvedLabels = resolveLabels(this.labels);
+    if (changed.has('open') && changed.get('open') === true && !this.open) this.#session.close();
+    if (changed.has('persistTranscript') && changed.get('persistTranscript') !== undefined && this.isConnected) {
+      if (this.persistTranscript) void this.#loadHistory();
+      else this._history = [];
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('open') && changed.get('open') !== undefined) {
+      // Move focus with the panel: into the composer on open, back to the launcher on close.
+      const target = this.open
+        ? this.renderRoot.querySelector<HTMLElement>('wave-composer')
+        : this.renderRoot.querySelector<HTMLElement>('[part~="launcher"]');
+      target?.focus();
+    }
+  }
+
+  #lastTool(items: readonly TranscriptItem[]): ToolItem | null {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const it = items[i];
+      if (it?.kind === 'tool') return it;
+    }
+    return null;
+  }
+
+  #pendingConfirmation(items: readonly TranscriptItem[]): ToolItem | null {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const it = items[i];
+      if (it?.kind === 'tool' && it.status === ChipStatus.awaitingConfirmation) return it;
+    }
+    return null;
+  }
+
+  protected override render() {
+    const l = this.#resolvedLabels;
+    const state = this.state;
+    const busy = state.status === ConversationStatus.streaming || state.status === ConversationStatus.runningTools;
+    const lastTool = this.voice ? this.#lastTool(state.items) : null;
+    return html`
+      <button
+        part="launcher"
+        class="launcher primary"
+        type="button"
+        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-controls="panel"
+        aria-label=${this.open ? l.launcherClose : l.launcherOpen}
+        @click=${() => this.toggle()}
+      >
+        <span aria-hidden="true">${this.open ? '✕' : '💬'}</span>
+      </button>
+      <section part="panel" id="panel" class="panel" role="region" aria-labelledby="title" ?hidden=${!this.open}>
+        <header part="header">
+          <span class="title" id="title">${l.title}</span>
+          ${state.model
+            ? state.model.offline
+              ? html`<span class="badge" part="model-badge">${l.offlineModel}</span>`
+              : html`<span class="model" part="model">${state.model.name}</span>`
+            : nothing}
+          <span class="spacer"></span>
+          <wave-header-pill
+            exportparts="pill"
+            .grant=${state.grant}
+            .session=${this.#session}
+            .labels=${l}
+            .costUnit=${this.costUnit}
+          ></wave-header-pill>
+          <button part="restart-button" class="icon" type="button" aria-label=${l.restart} title=${l.restart} @click=${() => this.restart()}>
+            <span aria-hidden="true">↻</span>
+          </button>
+          <button part="close-button" class="icon" type="button" aria-label=${l.close} title=${l.close} @click=${() => this.hide()}>
+            <span aria-hidden="true">✕</span>
+          </button>
+        </header>
+        ${this.voice
+          ? html`<wave-voice-bubble
+              exportparts="voice-bubble, waves, status, chip, confirm-button, cancel-button, approve-button"
+              .level=${this.voiceLevel}
+              .levelSource=${this.levelSource}
+              .status=${lastTool ? chipText(lastTool, l, this.costUnit) : ''}
+              .confirmation=${this.#pendingConfirmation(state.items)}
+              .session=${this.#session}
+              .labels=${l}
+              .costUnit=${this.costUnit}
+            ></wave-voice-bubble>`
+          : nothing}
+        <wave-transcript
+          part="transcript"
+          exportparts="message, chip, status, confirm-button, cancel-button, approve-button"
+          ?hidden=${this.voice}
+          .items=${state.items}
+          .history=${this._history}
+          .session=${this.#session}
+          .labels=${l}
+          .costUnit=${this.costUnit}
+          .allowedImageOrigins=${this.allowedImageOrigins}
+          .autoFocusConfirmations=${this.open && !this.voice}
+        ></wave-transcript>
+        <wave-composer
+          exportparts="composer, input, send-button"
+          ?hidden=${this.voice}
+          .busy=${busy}
+          .voiceAvailable=${this.voiceAvailable}
+          .labels=${l}
+        ></wave-composer>
+      </section>
+    `;
+  }
+}

@@ -1,0 +1,177 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { ChipStatus, type TranscriptItem, type WaveSessionApi } from '../src/agent/types.js';
+import type { ConfirmDecision, VisitorEvidence } from '../src/consent/types.js';
+import { chipDoneText, defaultLabels, formatLabel, type WaveLabels } from './labels.js';
+import { baseStyles } from './theme.styles.js';
+import { toolChipStyles } from './wave-tool-chip.styles.js';
+
+/** The tool row of the transcript. */
+export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+/** Builds the consent evidence from the DOM event the visitor produced. */
+export function evidenceFrom(event: Event): VisitorEvidence {
+  // A keyboard-activated button fires a click with detail 0; a pointer click counts >= 1.
+  const source: VisitorEvidence['source'] =
+    event instanceof KeyboardEvent ? 'keyboard' : event instanceof MouseEvent && event.detail !== 0 ? 'pointer' : 'keyboard';
+  return { isTrusted: event.isTrusted, source };
+}
+
+/** The text a chip shows for its state (shared with the voice bubble's status line). */
+export function chipText(item: ToolItem, labels: WaveLabels, costUnit: string): string {
+  switch (item.status) {
+    case ChipStatus.running:
+      return item.label || formatLabel(labels.running, { name: item.name });
+    case ChipStatus.succeeded:
+      return chipDoneText(labels, item.label || item.name, item.spent, costUnit);
+    case ChipStatus.failed:
+      return item.label || labels.failedPrefix + item.name;
+    case ChipStatus.cancelled:
+      return item.label || labels.cancelled;
+    case ChipStatus.awaitingConfirmation: {
+      const c = item.confirmation;
+      const question = c?.label || item.label;
+      if (c && typeof c.grantRunningTotal === 'number') {
+        return formatLabel(labels.grantReask, { spent: c.grantRunningTotal, cap: c.grantCap ?? 0, unit: costUnit, label: question });
+      }
+      return question;
+    }
+  }
+}
+
+/**
+ * One tool call: running, succeeded (with a receipt), failed, cancelled, or awaiting the
+ * visitor's confirmation. Buttons forward the visitor's own event as evidence, so a page
+ * script calling `.click()` (`isTrusted: false`) never confirms.
+ *
+ * @summary A tool-call chip with consent buttons.
+ * @csspart chip - The chip group.
+ * @csspart status - The label line.
+ * @csspart confirm-button - Confirm.
+ * @csspart cancel-button - Cancel.
+ * @csspart approve-button - Approve for this session.
+ * @cssproperty --wave-danger - Failed chip colour.
+ * @cssproperty --wave-success - Succeeded chip border.
+ *
+ * @example
+ * html`<wave-tool-chip .item=${item} .session=${session} cost-unit="cr"></wave-tool-chip>`
+ */
+export class WaveToolChip extends LitElement {
+  static override styles = [baseStyles, toolChipStyles];
+  static override properties = {
+    item: { attribute: false },
+    session: { attribute: false },
+    labels: { attribute: false },
+    costUnit: { type: String, attribute: 'cost-unit' },
+    autoFocus: { type: Boolean, attribute: 'auto-focus' },
+  };
+
+  declare item: ToolItem | null;
+  declare session: WaveSessionApi | null;
+  declare labels: WaveLabels;
+  declare costUnit: string;
+  /** Take focus when a new confirmation appears (off for restored or off-screen chips). */
+  declare autoFocus: boolean;
+
+  #focusedFor: string | null = null;
+
+  constructor() {
+    super();
+    this.item = null;
+    this.session = null;
+    this.labels = defaultLabels;
+    this.costUnit = 'cr';
+    this.autoFocus = true;
+  }
+
+  /** The chip's group element (focused when a confirmation appears). */
+  get group(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('[part~="chip"]');
+  }
+
+  override focus(options?: FocusOptions): void {
+    this.group?.focus(options);
+  }
+
+  #answer(decision: ConfirmDecision, event: Event): void {
+    const id = this.item?.confirmation?.id ?? this.item?.id;
+    if (!id || !this.session) return;
+    this.session.answerConfirmation(id, decision, evidenceFrom(event));
+  }
+
+  #onKeydown = (event: KeyboardEvent): void => {
+    // Only the visitor's own keys settle a confirmation; synthetic ones are ignored here and by the core.
+    if (!event.isTrusted || this.item?.status !== ChipStatus.awaitingConfirmation) return;
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      this.#answer('cancel', event);
+    } else if (event.key === 'Enter' && event.composedPath()[0] === this.group) {
+      // On a focused button Enter already clicks it; only the group itself maps Enter to Confirm.
+      event.preventDefault();
+      this.#answer('confirm', event);
+    }
+  };
+
+  protected override updated(changed: PropertyValues<this>): void {
+    const c = this.item?.status === ChipStatus.awaitingConfirmation ? this.item.confirmation : undefined;
+    if (changed.has('item') && c && this.autoFocus && this.#focusedFor !== c.id && this.isConnected) {
+      this.#focusedFor = c.id;
+      this.group?.focus({ preventScroll: false });
+    }
+  }
+
+  protected override render() {
+    const item = this.item;
+    if (!item) return nothing;
+    const labels = this.labels;
+    const text = chipText(item, labels, this.costUnit);
+    const awaiting = item.status === ChipStatus.awaitingConfirmation;
+    const c = awaiting ? item.confirmation : undefined;
+    return html`<div
+      part="chip"
+      class="chip"
+      role="group"
+      tabindex=${awaiting ? '-1' : nothing}
+      aria-label=${formatLabel(labels.chipGroup, { name: item.name })}
+      data-status=${item.status}
+      @keydown=${this.#onKeydown}
+    >
+      <div class="line">
+        ${this.#icon(item.status)}
+        <span part="status" class="label" aria-live=${awaiting ? 'assertive' : 'polite'}
+          >${item.status === ChipStatus.failed ? html`<span class="visually-hidden">${labels.failedPrefix}</span>` : nothing}${text}</span
+        >
+      </div>
+      ${c && c.cost > 0
+        ? html`<div class="cost">${formatLabel(labels.costLine, { cost: c.cost, unit: this.costUnit })}</div>`
+        : nothing}
+      ${awaiting
+        ? html`<div class="buttons">
+            <button part="confirm-button" class="primary" type="button" @click=${(e: Event) => this.#answer('confirm', e)}>
+              ${labels.confirm}
+            </button>
+            <button part="cancel-button" type="button" @click=${(e: Event) => this.#answer('cancel', e)}>${labels.cancel}</button>
+            ${c?.offersSessionApproval
+              ? html`<button part="approve-button" type="button" @click=${(e: Event) => this.#answer('approve-session', e)}>
+                  ${labels.approveSession}
+                </button>`
+              : nothing}
+          </div>`
+        : nothing}
+    </div>`;
+  }
+
+  #icon(status: ChipStatus) {
+    switch (status) {
+      case ChipStatus.running:
+        return html`<span class="icon spinner" aria-hidden="true"></span>`;
+      case ChipStatus.succeeded:
+        return html`<span class="icon" aria-hidden="true">✓</span>`;
+      case ChipStatus.failed:
+        return html`<span class="icon" aria-hidden="true">✕</span>`;
+      case ChipStatus.cancelled:
+        return html`<span class="icon" aria-hidden="true">⊘</span>`;
+      case ChipStatus.awaitingConfirmation:
+        return html`<span class="icon" aria-hidden="true">?</span>`;
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { TranscriptItem, WaveSessionApi } from '../src/agent/types.js';
+import { defaultLabels, formatLabel, type WaveLabels } from './labels.js';
+import { renderMarkdown } from './markdown.js';
+import { baseStyles } from './theme.styles.js';
+import { transcriptStyles } from './wave-transcript.styles.js';
+
+/** Rows added to the DOM per frame when many arrive at once (keeps frames under ~16 ms). */
+const RENDER_CHUNK = 30;
+
+/**
+ * The conversation log: visitor text as plain text, assistant text as safe Markdown, tool
+ * chips, and notices (an error notice with a Retry button when the step is retryable).
+ * Rows are keyed by id (lit `repeat`) and each message's Markdown is rendered only when its
+ * text changes, so a 500-message transcript re-renders in constant work per update; a bulk
+ * arrival renders its newest rows first and the older ones over the next frames.
+ *
+ * @summary The transcript of a conversation.
+ * @csspart message - One message bubble.
+ * @csspart chip - Forwarded from each tool chip.
+ *
+ * @example
+ * html`<wave-transcript .items=${state.items} .session=${session}></wave-transcript>`
+ */
+export class WaveTranscript extends LitElement {
+  static override styles = [baseStyles, transcriptStyles];
+  static override properties = {
+    items: { attribute: false },
+    history: { attribute: false },
+    session: { attribute: false },
+    labels: { attribute: false },
+    costUnit: { type: String, attribute: 'cost-unit' },
+    allowedImageOrigins: { attribute: false },
+    autoFocusConfirmations: { type: Boolean, attribute: 'auto-focus-confirmations' },
+  };
+
+  declare items: readonly TranscriptItem[];
+  /** Rows restored from a previous page (persist-transcript); rendered read-only above `items`. */
+  declare history: readonly TranscriptItem[];
+  declare session: WaveSessionApi | null;
+  declare labels: WaveLabels;
+  declare costUnit: string;
+  /** Origins images in model Markdown may load from; default none (alt text shown instead). */
+  declare allowedImageOrigins: readonly string[];
+  declare autoFocusConfirmations: boolean;
+
+  #stickToBottom = true;
+  /** Index (over history + items) of the first row in the DOM. */
+  #renderFrom = 0;
+  #lastTotal = 0;
+  #backfill = 0;
+
+  constructor() {
+    super();
+    this.items = [];
+    this.history = [];
+    this.session = null;
+    this.labels = defaultLabels;
+    this.costUnit = 'cr';
+    this.allowedImageOrigins = [];
+    this.autoFocusConfirmations = true;
+    this.addEventListener('scroll', () => {
+      // Follow new rows only while the visitor is at the bottom, so reading back is not yanked.
+      this.#stickToBottom = this.scrollHeight - this.scrollTop - this.clientHeight < 24;
+    });
+  }
+
+  protected override updated(): void {
+    if (this.#stickToBottom) this.scrollTop = this.scrollHeight;
+    if (this.#renderFrom > 0) this.#scheduleBackfill();
+  }
+
+  #row(item: TranscriptItem, restored: boolean) {
+    switch (item.kind) {
+      case 'message':
+        return item.role === 'user'
+          ? html`<div part="message user-message" class="message user ${restored ? 'restored' : ''}">${item.text}</div>`
+          : html`<div part="message assistant-message" class="message assistant ${restored ? 'restored' : ''}" ?data-streaming=${item.streaming}>
+              ${guard([item.text, this.allowedImageOrigins, this.labels], () =>
+                renderMarkdown(item.text, {
+                  allowedImageOrigins: this.allowedImageOrigins,
+                  imageLabel: (alt) => formatLabel(this.labels.imageBlocked, { label: alt }),
+                }),
+              )}
+            </div>`;
+      case 'tool':
+        return html`<wave-tool-chip
+          exportparts="chip, status, confirm-button, cancel-button, approve-button"
+          .item=${item}
+          .session=${restored ? null : this.session}
+          .labels=${this.labels}
+          .costUnit=${this.costUnit}
+          .autoFocus=${!restored && this.autoFocusConfirmations}
+        ></wave-tool-chip>`;
+      case 'notice':
+        return html`<div class="notice ${item.level}" role=${item.level === 'error' ? 'alert' : nothing}>
+          <span>${item.text}</span>
+          ${item.retryable && !restored
+            ? html`<button type="button" part="retry-button" @click=${this.#retry}>${this.labels.retry}</button>`
+            : nothing}
+        </div>`;
+    }
+  }
+
+  #retry = (): void => {
+    void this.session?.retry();
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('items') && !changed.has('history')) return;
+    const total = this.history.length + this.items.length;
+    const added = total - this.#lastTotal;
+    if (total < this.#lastTotal || total === 0) this.#renderFrom = 0;
+    // A bulk arrival (first paint, restored history) renders its newest rows now, older ones per frame.
+    if (added > RENDER_CHUNK) this.#renderFrom = Math.max(this.#renderFrom, total - RENDER_CHUNK);
+    this.#renderFrom = Math.min(this.#renderFrom, total);
+    this.#lastTotal = total;
+  }
+
+  #scheduleBackfill(): void {
+    if (this.#backfill) return;
+    this.#backfill = requestAnimationFrame(() => {
+      this.#backfill = 0;
+      this.#renderFrom = Math.max(0, this.#renderFrom - RENDER_CHUNK);
+      this.requestUpdate();
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    cancelAnimationFrame(this.#backfill);
+    this.#backfill = 0;
+  }
+
+  /** True once every row is in the DOM (rows of a bulk arrival are added over a few frames). */
+  get fullyRendered(): boolean {
+    return this.#renderFrom === 0;
+  }
+
+  /** Resolves when every row is rendered. */
+  async whenFullyRendered(signal?: AbortSignal): Promise<void> {
+    while (this.#renderFrom > 0 && !signal?.aborted) {
+      await new Promise<void>((r) => requestAnimationFrame(() => r()));
+      await this.updateComplete;
+    }
+  }
+
+  protected override render() {
+    const h = this.history.length;
+    const from = this.#renderFrom;
+    const restored = from < h ? this.history.slice(from) : [];
+    const live = from <= h ? this.items : this.items.slice(from - h);
+    return html`<div class="log" role="log" aria-live="polite" aria-label=${this.labels.transcript} part="log">
+      ${repeat(restored, (i) => `h:${i.id}`, (i) => this.#row(i, true))}
+      ${repeat(live, (i) => i.id, (i) => this.#row(i, false))}
+    </div>`;
+  }
+}

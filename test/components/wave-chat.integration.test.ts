@@ -1,0 +1,117 @@
+/** `<wave-chat>` over the real `WaveSession`: consent driven through the UI with `callTool`. */
+import { expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../components/define.js';
+import { WaveChat } from '../../components/wave-chat.js';
+import { WaveSession } from '../../src/agent/wave-session.js';
+import { MemoryStorage } from '../../src/storage.js';
+import { realClick } from './fake-session.js';
+
+type Updatable = HTMLElement & { updateComplete: Promise<unknown> };
+const originalFactory = WaveChat.createSession;
+
+async function waitFor<T>(probe: () => T | null | undefined | false, what: string): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = probe();
+    if (v) return v;
+    await nextFrame();
+  }
+  throw new Error(`never appeared: ${what}`);
+}
+
+function chips(el: WaveChat): Updatable[] {
+  const t = el.shadowRoot!.querySelector('wave-transcript')!;
+  return [...t.shadowRoot!.querySelectorAll<Updatable>('wave-tool-chip')];
+}
+const inChip = (chip: Element, part: string) => chip.shadowRoot!.querySelector<HTMLElement>(`[part~="${part}"]`);
+
+describe('<wave-chat> with the real WaveSession', () => {
+  let runs: number;
+  beforeEach(() => {
+    runs = 0;
+    // The interpreter engine keeps this test about the UI, independent of how ajv is served in the test runner.
+    WaveChat.createSession = (el) => new WaveSession({ siteId: el.siteId || 'it', costUnit: el.costUnit, storage: new MemoryStorage(), validatorEngine: 'interpreter' });
+  });
+  afterEach(() => {
+    WaveChat.createSession = originalFactory;
+  });
+
+  async function chatWithSceneTool(): Promise<WaveChat> {
+    const el = await fixture<WaveChat>(html`<wave-chat open site-id="it"></wave-chat>`);
+    el.registerTool('add_scene', {
+      description: 'Add a scene.',
+      cost: 40,
+      confirmLabel: 'Add this scene?',
+      summary: () => 'Added scene',
+      handler: () => {
+        runs++;
+        return { success: true, scene: runs };
+      },
+    });
+    return el;
+  }
+
+  it('a scripted click never confirms; a real click runs the tool once and shows the receipt', async () => {
+    const el = await chatWithSceneTool();
+    const shown: string[] = [];
+    el.addEventListener('wave-confirmation-shown', (e) => shown.push(e.detail.request.label));
+    const result = el.callTool('add_scene', {});
+    const chip = await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
+    expect(shown).to.deep.equal(['Add this scene?']);
+    expect(inChip(chip, 'approve-button')).to.exist;
+
+    inChip(chip, 'confirm-button')!.click();
+    await nextFrame();
+    expect(runs).to.equal(0);
+    expect(inChip(chip, 'confirm-button')).to.exist;
+
+    const succeeded = new Promise<string>((r) => el.addEventListener('wave-tool-call-succeeded', (e) => r(e.detail.outcome.label), { once: true }));
+    await realClick(inChip(chip, 'confirm-button')!);
+    expect(await result).to.deep.include({ success: true, scene: 1 });
+    expect(await succeeded).to.equal('Added scene');
+    expect(runs).to.equal(1);
+    await waitFor(() => inChip(chips(el)[0]!, 'status')?.textContent?.includes('Added scene · −40 cr'), 'receipt');
+  });
+
+  it('Escape cancels: the handler never runs and the chip reads cancelled', async () => {
+    const el = await chatWithSceneTool();
+    const result = el.callTool('add_scene', {});
+    await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
+    await nextFrame();
+    await sendKeys({ press: 'Escape' });
+    const r = await result;
+    expect(r.success).to.equal(false);
+    expect(runs).to.equal(0);
+    await waitFor(() => chips(el)[0]!.shadowRoot!.querySelector('[data-status="cancelled"]'), 'cancelled chip');
+  });
+
+  it('Approve for this session: the pill shows the spend, later calls skip asking, a tap revokes', async () => {
+    const el = await chatWithSceneTool();
+    const first = el.callTool('add_scene', {});
+    const chip = await waitFor(() => chips(el).find((c) => inChip(c, 'approve-button')), 'approve button');
+    await realClick(inChip(chip, 'approve-button')!);
+    await first;
+    const pill = el.shadowRoot!.querySelector<Updatable>('wave-header-pill')!;
+    await waitFor(() => pill.shadowRoot!.textContent?.includes('Spending approved · 40 cr · tap to stop'), 'pill at 40');
+
+    await el.callTool('add_scene', {});
+    expect(runs).to.equal(2);
+    await waitFor(() => pill.shadowRoot!.textContent?.includes('Spending approved · 80 cr · tap to stop'), 'pill at 80');
+    expect(chips(el).every((c) => !inChip(c, 'confirm-button'))).to.equal(true);
+
+    const revoked = new Promise<boolean>((r) => el.addEventListener('wave-grant-revoked', (e) => r(!e.detail.grant.active), { once: true }));
+    await realClick(pill.shadowRoot!.querySelector('[part~="pill"]')!);
+    expect(await revoked).to.equal(true);
+    await waitFor(() => pill.hidden, 'pill hidden');
+  });
+
+  it('closing the chat cancels an outstanding confirmation', async () => {
+    const el = await chatWithSceneTool();
+    const result = el.callTool('add_scene', {});
+    await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
+    el.hide();
+    const r = await result;
+    expect(r.success).to.equal(false);
+    expect(runs).to.equal(0);
+  });
+});

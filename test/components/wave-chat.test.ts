@@ -1,0 +1,352 @@
+import { aTimeout, expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { get } from 'idb-keyval';
+import '../../components/define.js';
+import { WaveChat } from '../../components/wave-chat.js';
+import { idbTranscriptStore, type TranscriptStore } from '../../components/transcript-store.js';
+import { ChipStatus, ConversationStatus, type TranscriptItem, type WaveCoreEvent } from '../../src/agent/types.js';
+import { FakeSession, activeGrant, awaitingChip, realClick } from './fake-session.js';
+
+const originalFactory = WaveChat.createSession;
+const originalStore = WaveChat.transcriptStore;
+let sessions: FakeSession[] = [];
+
+function q<T extends Element = HTMLElement>(el: WaveChat, selector: string): T | null {
+  return el.shadowRoot!.querySelector<T>(selector);
+}
+const sessionOf = (el: WaveChat) => el.session as FakeSession;
+const msg = (id: string, role: 'user' | 'assistant', text: string): TranscriptItem => ({ kind: 'message', id, role, text, streaming: false });
+
+describe('<wave-chat>', () => {
+  beforeEach(() => {
+    sessions = [];
+    WaveChat.createSession = () => {
+      const s = new FakeSession();
+      sessions.push(s);
+      return s;
+    };
+  });
+  afterEach(async () => {
+    WaveChat.createSession = originalFactory;
+    WaveChat.transcriptStore = originalStore;
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  describe('rendering', () => {
+    it('creates its session in the constructor through the overridable factory', () => {
+      const el = document.createElement('wave-chat');
+      expect(sessions).to.have.length(1);
+      expect(el.session).to.equal(sessions[0]);
+    });
+
+    it('shows the launcher and hides the panel while closed', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      expect(q(el, '[part~="launcher"]')!.getAttribute('aria-expanded')).to.equal('false');
+      expect(q(el, '[part~="panel"]')!.hidden).to.equal(true);
+      el.open = true;
+      await el.updateComplete;
+      expect(q(el, '[part~="panel"]')!.hidden).to.equal(false);
+      expect(q(el, '[part~="launcher"]')!.getAttribute('aria-expanded')).to.equal('true');
+    });
+
+    it('reflects open, floating and theme, and reads site-id, endpoint and cost-unit', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat site-id="s1" endpoint="/wave" cost-unit="pts" floating></wave-chat>`);
+      expect([el.siteId, el.endpoint, el.costUnit, el.floating]).to.deep.equal(['s1', '/wave', 'pts', true]);
+      expect(el.getAttribute('theme')).to.equal('auto');
+      el.show();
+      await el.updateComplete;
+      expect(el.hasAttribute('open')).to.equal(true);
+      expect(getComputedStyle(q(el, '[part~="launcher"]')!).position).to.equal('fixed');
+    });
+
+    it('labels the offline demo model, or shows the model name', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      sessionOf(el).update({ model: { name: 'offline demo model', offline: true } });
+      await el.updateComplete;
+      expect(q(el, '[part~="header"]')!.textContent).to.contain('Offline demo model');
+      sessionOf(el).update({ model: { name: 'gpt-x', offline: false } });
+      await el.updateComplete;
+      expect(q(el, '[part~="header"]')!.textContent).to.contain('gpt-x');
+      expect(q(el, '[part~="header"]')!.textContent).not.to.contain('Offline demo model');
+    });
+
+    it('shows the grant pill live from the session state', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open cost-unit="cr"></wave-chat>`);
+      const pill = q(el, 'wave-header-pill')!;
+      expect(pill.hidden).to.equal(true);
+      sessionOf(el).update({ grant: activeGrant(80) });
+      await el.updateComplete;
+      await (pill as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      expect(pill.shadowRoot!.textContent).to.contain('Spending approved · 80 cr · tap to stop');
+    });
+
+    it('renders the session items in the transcript and re-renders on change', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      sessionOf(el).update({ items: [msg('1', 'user', 'hi'), msg('2', 'assistant', '**yo**')] });
+      await el.updateComplete;
+      const t = q(el, 'wave-transcript')! as HTMLElement & { updateComplete: Promise<unknown> };
+      await t.updateComplete;
+      expect(t.shadowRoot!.querySelector('strong')!.textContent).to.equal('yo');
+    });
+
+    it('applies localised labels', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open .labels=${{ title: 'Assistent', send: 'Senden' }}></wave-chat>`);
+      expect(q(el, '.title')!.textContent).to.equal('Assistent');
+      const composer = q(el, 'wave-composer')!;
+      expect(composer.shadowRoot!.querySelector('[part~="send-button"]')!.textContent!.trim()).to.equal('Senden');
+    });
+
+    it('takes the full width of a narrow phone when floating', async () => {
+      await setViewport({ width: 400, height: 700 });
+      const el = await fixture<WaveChat>(html`<wave-chat floating open></wave-chat>`);
+      const rect = q(el, '[part~="panel"]')!.getBoundingClientRect();
+      expect(rect.width).to.equal(400);
+    });
+
+    it('switches to dark tokens with theme="dark"', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open theme="dark"></wave-chat>`);
+      expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(22, 24, 29)');
+      el.theme = 'light';
+      await el.updateComplete;
+      expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(255, 255, 255)');
+    });
+
+    it('honours --wave-* custom properties', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open theme="light" style="--wave-surface: rgb(1, 2, 3)"></wave-chat>`);
+      expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(1, 2, 3)');
+    });
+  });
+
+  describe('interaction', () => {
+    it('a real click on the launcher toggles open; closing calls session.close()', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      await realClick(q(el, '[part~="launcher"]')!);
+      await el.updateComplete;
+      expect(el.open).to.equal(true);
+      expect(sessionOf(el).calls).to.not.include('close');
+      await realClick(q(el, '[part~="launcher"]')!);
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      expect(sessionOf(el).calls).to.include('close');
+    });
+
+    it('show(), hide() and toggle() drive open; the close button hides', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      el.toggle();
+      expect(el.open).to.equal(true);
+      el.hide();
+      expect(el.open).to.equal(false);
+      el.show();
+      await el.updateComplete;
+      await realClick(q(el, '[part~="close-button"]')!);
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      expect(sessionOf(el).calls.filter((c) => c === 'close')).to.have.length(1);
+    });
+
+    it('typing and Enter in the composer sends through the session', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      el.show();
+      await el.updateComplete;
+      await nextFrame();
+      await sendKeys({ type: 'add a task' });
+      await sendKeys({ press: 'Enter' });
+      expect(sessionOf(el).sent).to.deep.equal(['add a task']);
+    });
+
+    it('Stop shows while streaming and stops the session', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      sessionOf(el).update({ status: ConversationStatus.streaming });
+      await el.updateComplete;
+      const composer = q(el, 'wave-composer')! as HTMLElement & { updateComplete: Promise<unknown> };
+      await composer.updateComplete;
+      await realClick(composer.shadowRoot!.querySelector('[part~="stop-button"]')!);
+      expect(sessionOf(el).calls).to.include('stop');
+    });
+
+    it('restart button restarts the session', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      await realClick(q(el, '[part~="restart-button"]')!);
+      expect(sessionOf(el).calls).to.include('restart');
+    });
+
+    it('a new confirmation in the open chat takes focus and confirms with Enter', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      sessionOf(el).update({ items: [awaitingChip('c1')] });
+      await el.updateComplete;
+      await nextFrame();
+      await sendKeys({ press: 'Enter' });
+      expect(sessionOf(el).answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'confirm', true]]);
+    });
+  });
+
+  describe('page tools API', () => {
+    it('delegates every method to its session unchanged', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      const handler = () => ({ ok: 1 });
+      expect(el.registerTool('a', { handler })).to.equal(true);
+      expect(el.registerTools({ b: { handler } })).to.equal(1);
+      expect(el.getHostToolSchemas().map((s) => s.name)).to.deep.equal(['a', 'b']);
+      expect(el.unregisterTool('a')).to.equal(true);
+      expect(await el.callTool('b', { x: 1 })).to.deep.equal({ success: true, name: 'b', args: { x: 1 } });
+      el.setContext({ page: 1 });
+      await el.send('hi');
+      el.stop();
+      el.restart();
+      expect(sessionOf(el).context).to.deep.equal({ page: 1 });
+      expect(sessionOf(el).calls).to.deep.equal([
+        'registerTool:a',
+        'registerTool:b',
+        'unregisterTool:a',
+        'callTool:b',
+        'setContext',
+        'send',
+        'stop',
+        'restart',
+      ]);
+    });
+
+    it('each element has its own session', async () => {
+      await fixture(html`<div><wave-chat></wave-chat><wave-chat></wave-chat></div>`);
+      expect(sessions).to.have.length(2);
+      expect(sessions[0]).to.not.equal(sessions[1]);
+    });
+  });
+
+  describe('events', () => {
+    const all: WaveCoreEvent[] = [
+      { type: 'tool-call-requested', callId: 'c', name: 'n', args: { a: 1 } },
+      { type: 'tool-call-started', callId: 'c', name: 'n', attempt: 1 },
+      { type: 'tool-call-succeeded', outcome: { callId: 'c', name: 'n', status: 'succeeded', result: { success: true }, label: 'ok', attempts: 1 } },
+      { type: 'tool-call-failed', outcome: { callId: 'c', name: 'n', status: 'failed', result: { success: false }, label: 'x', attempts: 3 } },
+      { type: 'tool-call-cancelled', outcome: { callId: 'c', name: 'n', status: 'cancelled', result: { success: false }, label: 'Cancelled', attempts: 0 } },
+      { type: 'confirmation-shown', request: awaitingChip('c').confirmation! },
+      { type: 'confirmation-answered', id: 'c', decision: 'confirm', source: 'pointer' },
+      { type: 'grant-started', grant: activeGrant(0) },
+      { type: 'grant-raised', grant: activeGrant(200, 400) },
+      { type: 'grant-revoked', grant: activeGrant(0) },
+      { type: 'grant-expired', grant: activeGrant(0) },
+      { type: 'message-sent', text: 'hi' },
+      { type: 'message-received', text: 'hello' },
+      { type: 'voice-started', engine: 'browser' },
+      { type: 'voice-ended', engine: 'browser', reason: 'visitor' },
+    ];
+
+    it('re-dispatches every core event as a bubbling, composed wave-* event with its detail', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      for (const core of all) {
+        const name = `wave-${core.type}`;
+        const seen = oneEvent(document, name);
+        sessionOf(el).emit(core);
+        const ev = (await seen) as CustomEvent;
+        const { type: _t, ...detail } = core;
+        expect(ev.bubbles && ev.composed, name).to.equal(true);
+        expect(ev.target).to.equal(el);
+        expect(ev.detail, name).to.deep.equal(detail);
+      }
+    });
+
+    it('unsubscribes from the session when removed', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      expect(sessionOf(el).listenerCount).to.equal(1);
+      el.remove();
+      expect(sessionOf(el).listenerCount).to.equal(0);
+    });
+  });
+
+  describe('voice', () => {
+    it('voice-started hides the transcript and shows the bubble mirroring the latest chip', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ items: [msg('1', 'user', 'add'), { kind: 'tool', id: 't', name: 'add_scene', status: ChipStatus.succeeded, label: 'Added scene', spent: 40 }] });
+      s.emit({ type: 'voice-started', engine: 'browser' });
+      await el.updateComplete;
+      expect(el.voice).to.equal(true);
+      expect(q(el, 'wave-transcript')!.hidden).to.equal(true);
+      expect(q(el, 'wave-transcript')).to.exist;
+      const bubble = q(el, 'wave-voice-bubble')! as HTMLElement & { updateComplete: Promise<unknown> };
+      await bubble.updateComplete;
+      expect(bubble.shadowRoot!.querySelector('[part~="status"]')!.textContent).to.contain('Added scene · −40 cr');
+      s.update({ items: [...s.state.items, awaitingChip('c2')] });
+      await el.updateComplete;
+      await bubble.updateComplete;
+      expect(bubble.shadowRoot!.querySelector('wave-tool-chip')).to.exist;
+      s.emit({ type: 'voice-ended', engine: 'browser', reason: 'visitor' });
+      await el.updateComplete;
+      expect(q(el, 'wave-voice-bubble')).to.equal(null);
+      expect(q(el, 'wave-transcript')!.hidden).to.equal(false);
+    });
+  });
+
+  describe('persist-transcript', () => {
+    it('is off by default: nothing is written', async () => {
+      const saved: unknown[] = [];
+      WaveChat.transcriptStore = { ...idbTranscriptStore, save: async (k, items) => void saved.push([k, items]) };
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      sessionOf(el).update({ items: [msg('1', 'user', 'hi')] });
+      await aTimeout(0);
+      expect(saved).to.deep.equal([]);
+    });
+
+    it('keeps finished rows in IndexedDB and restores them on the next page; restart clears', async () => {
+      let saved!: () => void;
+      let savedP = new Promise<void>((r) => (saved = r));
+      const store: TranscriptStore = {
+        ...idbTranscriptStore,
+        save: async (k, items, signal) => {
+          await idbTranscriptStore.save(k, items, signal);
+          saved();
+        },
+      };
+      WaveChat.transcriptStore = store;
+      await idbTranscriptStore.clear('wave-chat:transcript:persist-test');
+      const first = await fixture<WaveChat>(html`<wave-chat site-id="persist-test" persist-transcript></wave-chat>`);
+      sessionOf(first).update({
+        items: [msg('1', 'user', 'hello'), msg('2', 'assistant', 'hi **there**'), awaitingChip('c1'), { kind: 'message', id: '3', role: 'assistant', text: 'stre', streaming: true }],
+      });
+      await savedP;
+      const stored = (await get('wave-chat:transcript:persist-test')) as TranscriptItem[];
+      expect(stored.map((i) => i.id)).to.deep.equal(['1', '2']);
+      first.remove();
+
+      // "Next page": a fresh element with the same site id.
+      const second = await fixture<WaveChat>(html`<wave-chat site-id="persist-test" persist-transcript open></wave-chat>`);
+      for (let i = 0; i < 50 && second._history.length === 0; i++) await aTimeout(10);
+      expect(second._history.map((i) => i.id)).to.deep.equal(['1', '2']);
+      await second.updateComplete;
+      const t = q(second, 'wave-transcript')! as HTMLElement & { updateComplete: Promise<unknown> };
+      await t.updateComplete;
+      expect(t.shadowRoot!.textContent).to.contain('hello');
+
+      savedP = new Promise<void>((r) => (saved = r));
+      second.restart();
+      expect(second._history).to.deep.equal([]);
+      for (let i = 0; i < 50 && (await get('wave-chat:transcript:persist-test')) !== undefined; i++) await aTimeout(10);
+      expect(await get('wave-chat:transcript:persist-test')).to.equal(undefined);
+    });
+  });
+
+  describe('accessibility', () => {
+    it('is axe-clean closed and open with content', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat theme="light"></wave-chat>`);
+      await expect(el).to.be.accessible();
+      el.open = true;
+      sessionOf(el).update({
+        model: { name: 'offline', offline: true },
+        grant: activeGrant(40),
+        items: [msg('1', 'user', 'hi'), msg('2', 'assistant', 'Hello'), awaitingChip('c1')],
+      });
+      await el.updateComplete;
+      await aTimeout(0);
+      await expect(el).to.be.accessible();
+    });
+
+    it('is axe-clean in the dark theme', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open theme="dark"></wave-chat>`);
+      sessionOf(el).update({ items: [msg('1', 'user', 'hi'), msg('2', 'assistant', 'Hello [x](https://example.com)')] });
+      await el.updateComplete;
+      await aTimeout(0);
+      await expect(el).to.be.accessible();
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import './define-parts.js';
+import type { WaveComposer, WaveComposerSubmitEvent } from '../../components/wave-composer.js';
+import { realClick } from './fake-session.js';
+
+const q = <T extends HTMLElement>(el: WaveComposer, part: string) => el.shadowRoot!.querySelector<T>(`[part~="${part}"]`);
+
+describe('<wave-composer>', () => {
+  describe('rendering', () => {
+    it('shows Send when idle and Stop while busy', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
+      expect(q(el, 'send-button')).to.exist;
+      expect(q(el, 'stop-button')).to.equal(null);
+      el.busy = true;
+      await el.updateComplete;
+      expect(q(el, 'send-button')).to.equal(null);
+      expect(q(el, 'stop-button')!.textContent!.trim()).to.equal('Stop');
+    });
+
+    it('shows a voice button only when voice is available', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
+      expect(q(el, 'voice-button')).to.equal(null);
+      el.voiceAvailable = true;
+      await el.updateComplete;
+      expect(q(el, 'voice-button')).to.exist;
+    });
+  });
+
+  describe('interaction', () => {
+    it('Enter sends the trimmed text and clears the box', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
+      const sent: string[] = [];
+      el.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => sent.push(e.detail.text));
+      el.focus();
+      await sendKeys({ type: '  hello there ' });
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(sent).to.deep.equal(['hello there']);
+      expect(q<HTMLTextAreaElement>(el, 'input')!.value).to.equal('');
+    });
+
+    it('Shift+Enter inserts a newline instead of sending', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
+      const sent: string[] = [];
+      el.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => sent.push(e.detail.text));
+      el.focus();
+      await sendKeys({ type: 'a' });
+      await sendKeys({ down: 'Shift' });
+      await sendKeys({ press: 'Enter' });
+      await sendKeys({ up: 'Shift' });
+      await sendKeys({ type: 'b' });
+      expect(sent).to.deep.equal([]);
+      expect(q<HTMLTextAreaElement>(el, 'input')!.value).to.equal('a\nb');
+    });
+
+    it('does not send an empty message', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
+      const sent: string[] = [];
+      el.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => sent.push(e.detail.text));
+      await realClick(q(el, 'send-button')!);
+      expect(sent).to.deep.equal([]);
+    });
+
+    it('the Send button sends', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
+      el.value = 'via button';
+      await el.updateComplete;
+      const ev = oneEvent(el, 'wave-composer-submit');
+      await realClick(q(el, 'send-button')!);
+      expect((await ev).detail.text).to.equal('via button');
+    });
+  });
+
+  describe('events', () => {
+    it('Stop fires wave-composer-stop; the voice button asks for voice', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer busy voice-available></wave-composer>`);
+      const stop = oneEvent(el, 'wave-composer-stop');
+      q(el, 'stop-button')!.click();
+      expect((await stop).composed).to.equal(true);
+      const voice = oneEvent(el, 'wave-voice-start-request');
+      q(el, 'voice-button')!.click();
+      expect((await voice).cancelable).to.equal(true);
+    });
+  });
+
+  describe('accessibility', () => {
+    it('is axe-clean with a labelled textarea', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer voice-available></wave-composer>`);
+      expect(q(el, 'input')!.getAttribute('aria-label')).to.equal('Message');
+      await expect(el).to.be.accessible();
+    });
+  });
+});

@@ -1,0 +1,186 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import './define-parts.js';
+import type { WaveToolChip } from '../../components/wave-tool-chip.js';
+import { ChipStatus } from '../../src/agent/types.js';
+import { FakeSession, awaitingChip, realClick } from './fake-session.js';
+
+function part(el: WaveToolChip, name: string): HTMLElement | null {
+  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+}
+
+describe('<wave-tool-chip>', () => {
+  describe('rendering', () => {
+    it('shows the running label with a spinner', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'add', status: ChipStatus.running, label: 'Adding task…' }}></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent).to.contain('Adding task…');
+      expect(el.shadowRoot!.querySelector('.spinner')).to.exist;
+      expect(part(el, 'confirm-button')).to.equal(null);
+    });
+
+    it('names the tool when running without a label', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'get_tasks', status: ChipStatus.running, label: '' }}></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent).to.contain('get_tasks');
+    });
+
+    it('shows the summary with a receipt in the configured unit', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip
+          cost-unit="pts"
+          .item=${{ kind: 'tool', id: 'a', name: 'add_scene', status: ChipStatus.succeeded, label: 'Added scene', spent: 40 }}
+        ></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Added scene · −40 pts');
+    });
+
+    it('shows no receipt for a free tool', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'x', status: ChipStatus.succeeded, label: 'Read 3 tasks' }}></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Read 3 tasks');
+    });
+
+    it('renders a failure red with its error text', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'x', status: ChipStatus.failed, label: 'No task with that id' }}></wave-tool-chip>`,
+      );
+      const chip = part(el, 'chip')!;
+      expect(chip.dataset.status).to.equal('failed');
+      expect(part(el, 'status')!.textContent).to.contain('No task with that id');
+      expect(getComputedStyle(chip).color).to.equal('rgb(207, 34, 46)');
+    });
+
+    it('reads as cancelled', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'x', status: ChipStatus.cancelled, label: '' }}></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Cancelled');
+    });
+
+    it('shows question, cost line, Confirm, Cancel and Approve for this session', async () => {
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      expect(part(el, 'status')!.textContent).to.contain('Add this scene?');
+      expect(el.shadowRoot!.querySelector('.cost')!.textContent).to.contain('40 cr');
+      expect(part(el, 'confirm-button')!.textContent!.trim()).to.equal('Confirm');
+      expect(part(el, 'cancel-button')!.textContent!.trim()).to.equal('Cancel');
+      expect(part(el, 'approve-button')!.textContent!.trim()).to.equal('Approve for this session');
+    });
+
+    it('omits session approval when the request does not offer it (tier3)', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${awaitingChip('c1', { tier3: true, offersSessionApproval: false })}></wave-tool-chip>`,
+      );
+      expect(part(el, 'confirm-button')).to.exist;
+      expect(part(el, 'approve-button')).to.equal(null);
+    });
+
+    it('shows the running total on the grant re-ask', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip
+          .item=${awaitingChip('c1', { offersSessionApproval: false, grantRunningTotal: 180, grantCap: 200 })}
+        ></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent).to.contain("You've spent 180 cr of 200 under this approval.");
+      expect(part(el, 'approve-button')).to.equal(null);
+    });
+
+    it('uses localised labels', async () => {
+      const labels = { ...(await import('../../components/labels.js')).defaultLabels, confirm: 'Bestätigen' };
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .labels=${labels} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      expect(part(el, 'confirm-button')!.textContent!.trim()).to.equal('Bestätigen');
+    });
+  });
+
+  describe('interaction', () => {
+    it('a real click on Confirm answers with trusted pointer evidence', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      await realClick(part(el, 'confirm-button')!);
+      expect(session.answers).to.have.length(1);
+      expect(session.answers[0]).to.deep.include({ id: 'c1', decision: 'confirm', accepted: true });
+      expect(session.answers[0]!.evidence).to.deep.equal({ isTrusted: true, source: 'pointer' });
+    });
+
+    it('a page script calling .click() never confirms (isTrusted false)', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      part(el, 'confirm-button')!.click();
+      part(el, 'approve-button')!.click();
+      expect(session.answers.map((a) => a.evidence.isTrusted)).to.deep.equal([false, false]);
+      expect(session.answers.every((a) => !a.accepted)).to.equal(true);
+    });
+
+    it('a real click on Cancel and on Approve send those decisions', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      await realClick(part(el, 'cancel-button')!);
+      await realClick(part(el, 'approve-button')!);
+      expect(session.answers.map((a) => a.decision)).to.deep.equal(['cancel', 'approve-session']);
+      expect(session.answers.every((a) => a.accepted)).to.equal(true);
+    });
+
+    it('a new confirmation takes focus; Enter confirms from the keyboard', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      expect(el.shadowRoot!.activeElement).to.equal(part(el, 'chip'));
+      await sendKeys({ press: 'Enter' });
+      expect(session.answers).to.have.length(1);
+      expect(session.answers[0]).to.deep.include({ decision: 'confirm', accepted: true });
+      expect(session.answers[0]!.evidence).to.deep.equal({ isTrusted: true, source: 'keyboard' });
+    });
+
+    it('Escape cancels from the keyboard', async () => {
+      const session = new FakeSession();
+      await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      await sendKeys({ press: 'Escape' });
+      expect(session.answers.map((a) => [a.decision, a.evidence.source, a.accepted])).to.deep.equal([['cancel', 'keyboard', true]]);
+    });
+
+    it('Enter on a focused Cancel button cancels (the button wins, not the group)', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      part(el, 'cancel-button')!.focus();
+      await sendKeys({ press: 'Enter' });
+      expect(session.answers.map((a) => [a.decision, a.evidence.source])).to.deep.equal([['cancel', 'keyboard']]);
+    });
+
+    it('synthetic keydown events are ignored', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      part(el, 'chip')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+      part(el, 'chip')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+      expect(session.answers).to.have.length(0);
+    });
+
+    it('does not steal focus again for the same confirmation', async () => {
+      const item = awaitingChip('c1');
+      const el = await fixture<WaveToolChip>(html`<div><button id="other">x</button><wave-tool-chip .item=${item}></wave-tool-chip></div>`);
+      const chip = el.querySelector('wave-tool-chip')!;
+      el.querySelector<HTMLButtonElement>('#other')!.focus();
+      chip.item = { ...item };
+      await chip.updateComplete;
+      expect(document.activeElement).to.equal(el.querySelector('#other'));
+    });
+  });
+
+  describe('accessibility', () => {
+    it('is a labelled group with a live outcome', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'add_task', status: ChipStatus.succeeded, label: 'Added' }}></wave-tool-chip>`,
+      );
+      expect(part(el, 'chip')!.getAttribute('role')).to.equal('group');
+      expect(part(el, 'chip')!.getAttribute('aria-label')).to.contain('add_task');
+      expect(part(el, 'status')!.getAttribute('aria-live')).to.equal('polite');
+      await expect(el).to.be.accessible();
+    });
+
+    it('is axe-clean while awaiting confirmation', async () => {
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .item=${awaitingChip('c1')}></wave-tool-chip>`);
+      await expect(el).to.be.accessible();
+    });
+  });
+});

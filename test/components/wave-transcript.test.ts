@@ -1,0 +1,121 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import './define-parts.js';
+import type { WaveTranscript } from '../../components/wave-transcript.js';
+import { ChipStatus, type TranscriptItem } from '../../src/agent/types.js';
+import { FakeSession, awaitingChip, realClick } from './fake-session.js';
+
+const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = false): TranscriptItem => ({
+  kind: 'message',
+  id,
+  role,
+  text,
+  streaming,
+});
+
+describe('<wave-transcript>', () => {
+  describe('rendering', () => {
+    it('renders visitor text as plain text and assistant text as Markdown', async () => {
+      const el = await fixture<WaveTranscript>(
+        html`<wave-transcript .items=${[msg('1', 'user', '**not bold** <i>x</i>'), msg('2', 'assistant', '**bold**')]}></wave-transcript>`,
+      );
+      const [user, bot] = [...el.shadowRoot!.querySelectorAll('[part~="message"]')];
+      expect(user!.textContent).to.equal('**not bold** <i>x</i>');
+      expect(user!.querySelector('i, strong')).to.equal(null);
+      expect(bot!.querySelector('strong')!.textContent).to.equal('bold');
+    });
+
+    it('renders chips and notices', async () => {
+      const items: TranscriptItem[] = [
+        { kind: 'tool', id: 't1', name: 'add', status: ChipStatus.succeeded, label: 'Added', spent: 40 },
+        { kind: 'notice', id: 'n1', level: 'error', text: 'The server failed', retryable: true },
+      ];
+      const el = await fixture<WaveTranscript>(html`<wave-transcript cost-unit="cr" .items=${items}></wave-transcript>`);
+      const chip = el.shadowRoot!.querySelector('wave-tool-chip')!;
+      expect(chip.shadowRoot!.textContent).to.contain('Added · −40 cr');
+      expect(el.shadowRoot!.querySelector('.notice.error')!.textContent).to.contain('The server failed');
+    });
+
+    it('keeps row elements when items are replaced (keyed repeat)', async () => {
+      const items = [msg('1', 'user', 'hi'), msg('2', 'assistant', 'hello')];
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${items}></wave-transcript>`);
+      const first = el.shadowRoot!.querySelector('[part~="message"]');
+      el.items = [...items, msg('3', 'assistant', 'more')];
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[part~="message"]')).to.equal(first);
+      expect(el.shadowRoot!.querySelectorAll('[part~="message"]')).to.have.length(3);
+    });
+
+    it('updates a streaming message in place', async () => {
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('1', 'assistant', 'Hel', true)]}></wave-transcript>`);
+      const node = el.shadowRoot!.querySelector('[part~="message"]')!;
+      expect(node.hasAttribute('data-streaming')).to.equal(true);
+      el.items = [msg('1', 'assistant', 'Hello **world**', false)];
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[part~="message"]')).to.equal(node);
+      expect(node.querySelector('strong')!.textContent).to.equal('world');
+      expect(node.hasAttribute('data-streaming')).to.equal(false);
+    });
+
+    it('renders 500 messages newest first, then back-fills older rows over frames', async () => {
+      const items = Array.from({ length: 500 }, (_, i) => msg(String(i), i % 2 ? 'assistant' : 'user', `message **${i}**`));
+      const el = await fixture<WaveTranscript>(html`<wave-transcript style="height:300px" .items=${items}></wave-transcript>`);
+      const firstPaint = [...el.shadowRoot!.querySelectorAll('[part~="message"]')];
+      expect(firstPaint.length).to.be.lessThan(500);
+      expect(firstPaint.at(-1)!.textContent!.trim()).to.equal('message 499');
+      expect(el.fullyRendered).to.equal(false);
+      await el.whenFullyRendered();
+      const all = [...el.shadowRoot!.querySelectorAll('[part~="message"]')];
+      expect(all).to.have.length(500);
+      expect(all[0]!.textContent).to.equal('message **0**');
+      // A later single append renders at once.
+      el.items = [...items, msg('500', 'user', 'new')];
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelectorAll('[part~="message"]')).to.have.length(501);
+      // Sticks to the newest row.
+      expect(el.scrollTop + el.clientHeight).to.be.closeTo(el.scrollHeight, 2);
+    });
+
+    it('renders restored history read-only above the live rows', async () => {
+      const history: TranscriptItem[] = [msg('1', 'user', 'old'), { kind: 'notice', id: 'n', level: 'error', text: 'x', retryable: true }];
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .history=${history} .items=${[msg('1', 'user', 'new')]}></wave-transcript>`);
+      const texts = [...el.shadowRoot!.querySelectorAll('[part~="message"]')].map((m) => m.textContent);
+      expect(texts).to.deep.equal(['old', 'new']);
+      expect(el.shadowRoot!.querySelector('[part~="retry-button"]')).to.equal(null);
+    });
+  });
+
+  describe('interaction', () => {
+    it('Retry on a retryable error notice calls session.retry()', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveTranscript>(
+        html`<wave-transcript .session=${session} .items=${[{ kind: 'notice', id: 'n1', level: 'error', text: 'Failed', retryable: true }]}></wave-transcript>`,
+      );
+      await realClick(el.shadowRoot!.querySelector('[part~="retry-button"]')!);
+      expect(session.calls).to.deep.equal(['retry']);
+    });
+
+    it('passes the session to chips so their buttons answer', async () => {
+      const session = new FakeSession();
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .session=${session} .items=${[awaitingChip('c1')]}></wave-transcript>`);
+      const chip = el.shadowRoot!.querySelector('wave-tool-chip')!;
+      await realClick(chip.shadowRoot!.querySelector('[part~="cancel-button"]')!);
+      expect(session.answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'cancel', true]]);
+    });
+  });
+
+  describe('accessibility', () => {
+    it('is a polite log and axe-clean', async () => {
+      const items: TranscriptItem[] = [
+        msg('1', 'user', 'hi'),
+        msg('2', 'assistant', 'Hello, see [docs](https://example.com)'),
+        { kind: 'tool', id: 't', name: 'add', status: ChipStatus.failed, label: 'No task' },
+        awaitingChip('c1'),
+        { kind: 'notice', id: 'n1', level: 'error', text: 'Failed', retryable: true },
+      ];
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${items}></wave-transcript>`);
+      const log = el.shadowRoot!.querySelector('[role="log"]')!;
+      expect(log.getAttribute('aria-live')).to.equal('polite');
+      await expect(el).to.be.accessible();
+    });
+  });
+});
