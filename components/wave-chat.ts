@@ -9,7 +9,7 @@ import {
   type WaveSessionApi,
 } from '../src/agent/types.js';
 import type { HostToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
-import { WaveSession } from '../src/agent/wave-session.js';
+import { createBrowserSession } from '../src/agent/browser-session.js';
 import { SessionController } from './controllers/session-controller.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
@@ -84,11 +84,17 @@ export type WaveTheme = (typeof WaveTheme)[keyof typeof WaveTheme];
  */
 export class WaveChat extends LitElement implements PageToolsApi {
   /**
-   * Makes each element's session; replace it to wire a transport or built-in tools. Called in
-   * the constructor, before attributes are set: read `el.siteId`/`el.endpoint` lazily.
+   * Makes each element's session: by default the browser session (SSE transport to `endpoint`,
+   * the conversation loop, the built-in page tools). Called once, when the element is first
+   * connected or first used, so `site-id` set before then counts; `endpoint` is read per request.
    */
   static createSession: (el: WaveChat) => WaveSessionApi = (el) =>
-    new WaveSession({ siteId: el.siteId, costUnit: el.costUnit });
+    createBrowserSession({
+      siteId: el.siteId || 'default',
+      endpoint: () => el.endpoint || null,
+      costUnit: el.costUnit || 'cr',
+      validator: el.validator,
+    });
 
   /** Where `persist-transcript` keeps the transcript (IndexedDB by default). */
   static transcriptStore: TranscriptStore = idbTranscriptStore;
@@ -100,6 +106,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     open: { type: Boolean, reflect: true },
     floating: { type: Boolean, reflect: true },
     costUnit: { type: String, attribute: 'cost-unit' },
+    validator: { type: String },
     theme: { type: String, reflect: true },
     labels: { attribute: false },
     persistTranscript: { type: Boolean, attribute: 'persist-transcript' },
@@ -119,6 +126,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare floating: boolean;
   /** Unit label on costs, receipts and the pill (default `cr`). */
   declare costUnit: string;
+  /** Argument validator: `interpreter` (default, no eval, CSP-safe), `ajv`, or `auto`. Read when the session is made. */
+  declare validator: 'interpreter' | 'ajv' | 'auto';
   declare theme: WaveTheme;
   /** Partial overrides of every UI string. */
   declare labels: Partial<WaveLabels>;
@@ -136,8 +145,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare levelSource: (() => number) | null;
   declare _history: readonly TranscriptItem[];
 
-  readonly #session: WaveSessionApi;
-  readonly #controller: SessionController;
+  #sessionInstance: WaveSessionApi | null = null;
+  #controllerInstance: SessionController | null = null;
   #loadAbort: AbortController | null = null;
   #saveQueued = false;
   #resolvedLabels: WaveLabels = resolveLabels(null);
@@ -149,6 +158,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.open = false;
     this.floating = false;
     this.costUnit = 'cr';
+    this.validator = 'interpreter';
     this.theme = 'auto';
     this.labels = {};
     this.persistTranscript = false;
@@ -158,11 +168,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.voiceLevel = 0;
     this.levelSource = null;
     this._history = [];
-    this.#session = (this.constructor as typeof WaveChat).createSession(this);
-    this.#controller = new SessionController(this, this.#session, {
-      onEvent: (e) => this.#onCoreEvent(e),
-      onState: () => this.#queueSave(),
-    });
     this.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => {
       e.stopPropagation();
       void this.send(e.detail.text);
@@ -171,6 +176,27 @@ export class WaveChat extends LitElement implements PageToolsApi {
       e.stopPropagation();
       this.stop();
     });
+  }
+
+  // Made on first need rather than in the constructor, where a created element has no attributes yet.
+  get #session(): WaveSessionApi {
+    return this.#ensureSession().session;
+  }
+
+  get #controller(): SessionController {
+    return this.#ensureSession().controller;
+  }
+
+  #ensureSession(): { session: WaveSessionApi; controller: SessionController } {
+    if (!this.#sessionInstance || !this.#controllerInstance) {
+      const session = (this.constructor as typeof WaveChat).createSession(this);
+      this.#sessionInstance = session;
+      this.#controllerInstance = new SessionController(this, session, {
+        onEvent: (e) => this.#onCoreEvent(e),
+        onState: () => this.#queueSave(),
+      });
+    }
+    return { session: this.#sessionInstance, controller: this.#controllerInstance };
   }
 
   /** The core session this element renders. */
@@ -272,6 +298,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   }
 
   override connectedCallback(): void {
+    this.#ensureSession();
     super.connectedCallback();
     if (this.persistTranscript) void this.#loadHistory();
   }
@@ -370,7 +397,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           : nothing}
         <wave-transcript
           part="transcript"
-          exportparts="message, chip, status, confirm-button, cancel-button, approve-button"
+          exportparts="log, message, user-message, assistant-message, notice, retry-button, chip, status, confirm-button, cancel-button, approve-button"
           ?hidden=${this.voice}
           .items=${state.items}
           .history=${this._history}
@@ -381,7 +408,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           .autoFocusConfirmations=${this.open && !this.voice}
         ></wave-transcript>
         <wave-composer
-          exportparts="composer, input, send-button"
+          exportparts="composer, input, send-button, stop-button, voice-button"
           ?hidden=${this.voice}
           .busy=${busy}
           .voiceAvailable=${this.voiceAvailable}

@@ -95,7 +95,7 @@ export class WaveTranscript extends LitElement {
           .autoFocus=${!restored && this.autoFocusConfirmations}
         ></wave-tool-chip>`;
       case 'notice':
-        return html`<div class="notice ${item.level}" role=${item.level === 'error' ? 'alert' : nothing}>
+        return html`<div part="notice" class="notice ${item.level}" role=${item.level === 'error' ? 'alert' : nothing}>
           <span>${item.text}</span>
           ${item.retryable && !restored
             ? html`<button type="button" part="retry-button" @click=${this.#retry}>${this.labels.retry}</button>`

@@ -1,6 +1,6 @@
 // Draws the reference example's `board` (its own render() is a stub). Reads only; never writes.
 (function drawBoard() {
-  const lists = document.querySelectorAll('#board ul[data-status]');
+  const lists = document.querySelectorAll('#board-view ul[data-status]');
   let last = '';
   function draw() {
     const snapshot = JSON.stringify(board);
