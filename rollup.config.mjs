@@ -54,7 +54,16 @@ export default [
   // The CDN: ES chunks, loaded by dist/wave-chat.js from its own URL.
   {
     input: { 'wave-chat': 'components/cdn.ts' },
-    output: { dir: 'dist/cdn', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', sourcemap: true },
+    // 'allow-extension': the entry chunk itself holds the widget (and shares lit with the lazy
+    // chunks), instead of a facade that would cost the page one more round trip before it is usable.
+    preserveEntrySignatures: 'allow-extension',
+    output: {
+      dir: 'dist/cdn',
+      format: 'es',
+      entryFileNames: '[name].mjs',
+      chunkFileNames: (chunk) => (chunk.facadeModuleId?.includes('@cfworker') ? 'json-schema-interpreter-[hash].mjs' : '[name]-[hash].mjs'),
+      sourcemap: true,
+    },
     plugins: browserPlugins(true),
     onwarn,
   },

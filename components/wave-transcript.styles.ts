@@ -47,6 +47,10 @@ export const transcriptStyles = css`
       opacity: 0;
     }
   }
+  /* Assistant text before the Markdown renderer has loaded. */
+  p.plain {
+    white-space: pre-wrap;
+  }
   p.raw {
     white-space: pre-wrap;
     font-family: var(--_mono, var(--wave-mono, ui-monospace, monospace));

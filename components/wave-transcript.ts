@@ -3,12 +3,34 @@ import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { TranscriptItem, WaveSessionApi } from '../src/agent/types.js';
 import { defaultLabels, formatLabel, type WaveLabels } from './labels.js';
-import { renderMarkdown } from './markdown.js';
+import type * as MarkdownModule from './markdown.js';
 import { baseStyles } from './theme.styles.js';
 import { transcriptStyles } from './wave-transcript.styles.js';
 
 /** Rows added to the DOM per frame when many arrive at once (keeps frames under ~16 ms). */
 const RENDER_CHUNK = 30;
+
+// The Markdown renderer (and its parser, the largest dependency) loads after the widget is
+// usable: transcripts start loading it when connected and show plain text until it is here.
+let markdown: typeof MarkdownModule | null = null;
+let markdownLoad: Promise<void> | null = null;
+const awaitingMarkdown = new Set<WaveTranscript>();
+
+function loadMarkdown(): Promise<void> {
+  markdownLoad ??= import('./markdown.js').then(
+    (module) => {
+      markdown = module;
+      for (const transcript of awaitingMarkdown) transcript.requestUpdate();
+      awaitingMarkdown.clear();
+    },
+    (error: unknown) => {
+      // Without the renderer, assistant text stays plain text: nothing is lost.
+      console.warn('[wave-chat] the Markdown renderer did not load', error);
+      awaitingMarkdown.clear();
+    },
+  );
+  return markdownLoad;
+}
 
 /**
  * The conversation log: visitor text as plain text, assistant text as safe Markdown, tool
@@ -78,11 +100,13 @@ export class WaveTranscript extends LitElement {
         return item.role === 'user'
           ? html`<div part="message user-message" class="message user ${restored ? 'restored' : ''}">${item.text}</div>`
           : html`<div part="message assistant-message" class="message assistant ${restored ? 'restored' : ''}" ?data-streaming=${item.streaming}>
-              ${guard([item.text, this.allowedImageOrigins, this.labels], () =>
-                renderMarkdown(item.text, {
-                  allowedImageOrigins: this.allowedImageOrigins,
-                  imageLabel: (alt) => formatLabel(this.labels.imageBlocked, { label: alt }),
-                }),
+              ${guard([item.text, this.allowedImageOrigins, this.labels, markdown], () =>
+                markdown
+                  ? markdown.renderMarkdown(item.text, {
+                      allowedImageOrigins: this.allowedImageOrigins,
+                      imageLabel: (alt) => formatLabel(this.labels.imageBlocked, { label: alt }),
+                    })
+                  : html`<p class="plain">${item.text}</p>`,
               )}
             </div>`;
       case 'tool':
@@ -128,7 +152,21 @@ export class WaveTranscript extends LitElement {
     });
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!markdown) {
+      awaitingMarkdown.add(this);
+      void loadMarkdown();
+    }
+  }
+
+  /** Resolves once assistant text renders as Markdown (for tests and hosts that wait on it). */
+  static markdownReady(): Promise<void> {
+    return loadMarkdown();
+  }
+
   override disconnectedCallback(): void {
+    awaitingMarkdown.delete(this);
     super.disconnectedCallback();
     cancelAnimationFrame(this.#backfill);
     this.#backfill = 0;

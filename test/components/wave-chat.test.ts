@@ -33,9 +33,20 @@ describe('<wave-chat>', () => {
   });
 
   describe('rendering', () => {
-    it('creates its session in the constructor through the overridable factory', () => {
+    it('makes its session once, on first need, so attributes set after creation reach the factory', () => {
+      let seenSiteId = '';
+      const factory = WaveChat.createSession;
+      WaveChat.createSession = (el) => {
+        seenSiteId = el.siteId;
+        return factory(el);
+      };
       const el = document.createElement('wave-chat');
+      expect(sessions).to.have.length(0);
+      el.setAttribute('site-id', 'shop-7');
+      el.getHostToolSchemas();
+      el.getHostToolSchemas();
       expect(sessions).to.have.length(1);
+      expect(seenSiteId).to.equal('shop-7');
       expect(el.session).to.equal(sessions[0]);
     });
 

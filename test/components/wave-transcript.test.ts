@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './define-parts.js';
-import type { WaveTranscript } from '../../components/wave-transcript.js';
+import { WaveTranscript } from '../../components/wave-transcript.js';
 import { ChipStatus, type TranscriptItem } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
 
@@ -13,6 +13,9 @@ const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = f
 });
 
 describe('<wave-transcript>', () => {
+  // The Markdown renderer loads after the widget is usable; these tests read rendered Markdown.
+  before(() => WaveTranscript.markdownReady());
+
   describe('rendering', () => {
     it('renders visitor text as plain text and assistant text as Markdown', async () => {
       const el = await fixture<WaveTranscript>(
