@@ -7,3 +7,5 @@ export type { OutlineLine, OutlineNode, OutlineOptions } from './outline.js';
 export { Role, isWaveChatElement } from './dom.js';
 export type { OwnUiTest } from './dom.js';
 export { shortenText } from './text.js';
+export { createLazyPageTools } from './lazy-page-tools.js';
+export type { LazyPageTools } from './lazy-page-tools.js';
