@@ -515,7 +515,9 @@ function answerFromState(request: string, entities: Entity[], contextText: strin
 }
 
 function resultLabel(call: PlannedCall, result: Record<string, unknown>): string {
-  for (const source of [result, asRecord(result['task']), asRecord(result['item']), asRecord(result['data']), asRecord(result['product'])]) {
+  // The result itself, then any object one level down (`task`, `order`, `item`, …): generic over shapes.
+  const nested = Object.values(result).map(asRecord);
+  for (const source of [result, ...nested]) {
     if (!source) continue;
     for (const key of ['deleted', 'removed', ...LABEL_KEYS, 'item']) {
       const v = source[key];

@@ -191,6 +191,13 @@ describe('OfflineModel planning', () => {
     assert.equal(text, 'Added to cart: **2 × Blue ceramic mug**. Bought **1 × Wave t-shirt**.');
   });
 
+  it('names what changed from an object nested in the result (an order), not from the tool name', () => {
+    const packs = [tool('buy_cat_sticker_pack', 'Buy one Cat sticker pack for 30 credits.', { type: 'object', properties: {} }, { cost: 30, confirm: true })];
+    const { calls, text } = runChain('buy a cat sticker pack', packs, null, () => ({ success: true, order: { id: 'o2', name: 'Cat sticker pack', price: 30 }, balance: 470 }));
+    assert.deepEqual(calls, [{ name: 'buy_cat_sticker_pack', args: {} }]);
+    assert.equal(text, 'Bought **Cat sticker pack**.');
+  });
+
   it('with built-in tools: reads the page, then fills fields from the outline', () => {
     const { calls, text } = runChain('fill in the contact form with the name Ada Lovelace and email ada@example.com', builtins, null, (name) =>
       name === 'read_page' ? { success: true, outline: contactOutline, page: 1, pages: 1 } : { success: true },
