@@ -9,7 +9,16 @@ import {
   type WaveSessionApi,
 } from '../src/agent/types.js';
 import type { HostToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
-import { createBrowserSession } from '../src/agent/browser-session.js';
+import {
+  createBrowserSession,
+  createVoiceEngine,
+  hasSpeechRecognition,
+  voiceLevelSource,
+  type VoiceEngineSession,
+  type VoicePreference,
+} from '../src/agent/browser-session.js';
+import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
+import type { VoiceEngine } from '../src/voice/types.js';
 import { SessionController } from './controllers/session-controller.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
@@ -96,6 +105,18 @@ export class WaveChat extends LitElement implements PageToolsApi {
       validator: el.validator,
     });
 
+  /**
+   * Makes the voice engine when the visitor starts voice: by default the Web Speech engine
+   * driving the text loop, or the realtime engine brokered by the wave server when
+   * `voice-engine="realtime"`. Null means voice cannot run here (a notice says so).
+   */
+  static createVoiceEngine: (el: WaveChat, session: WaveSessionApi) => VoiceEngine | null = (el, session) =>
+    createVoiceEngine(voiceEngineSession(session), {
+      endpoint: el.endpoint || null,
+      siteId: el.siteId || 'default',
+      prefer: el.voiceEngine === 'realtime' ? 'realtime' : 'browser',
+    });
+
   /** Where `persist-transcript` keeps the transcript (IndexedDB by default). */
   static transcriptStore: TranscriptStore = idbTranscriptStore;
 
@@ -113,6 +134,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     allowedImageOrigins: { attribute: false },
     voice: { type: Boolean, reflect: true },
     voiceAvailable: { type: Boolean, attribute: 'voice-available' },
+    voiceEngine: { type: String, attribute: 'voice-engine' },
     voiceLevel: { type: Number, attribute: false },
     levelSource: { attribute: false },
     _history: { state: true },
@@ -137,8 +159,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare allowedImageOrigins: readonly string[];
   /** Voice mode: the transcript is hidden and the voice bubble shown. */
   declare voice: boolean;
-  /** Show the composer's voice button. */
+  /** Show the composer's voice button (default: when Web Speech exists or `voice-engine="realtime"`). */
   declare voiceAvailable: boolean;
+  /** `browser` (default: Web Speech driving the text model) or `realtime` (speech-to-speech via the wave server). */
+  declare voiceEngine: VoicePreference;
   /** Audio level 0..1 for the waves. */
   declare voiceLevel: number;
   /** Polled per animation frame for the audio level. */
@@ -150,6 +174,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #loadAbort: AbortController | null = null;
   #saveQueued = false;
   #resolvedLabels: WaveLabels = resolveLabels(null);
+  #startingVoice = false;
 
   constructor() {
     super();
@@ -164,7 +189,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.persistTranscript = false;
     this.allowedImageOrigins = [];
     this.voice = false;
-    this.voiceAvailable = false;
+    this.voiceAvailable = hasSpeechRecognition();
+    this.voiceEngine = 'browser';
     this.voiceLevel = 0;
     this.levelSource = null;
     this._history = [];
@@ -175,6 +201,17 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.addEventListener('wave-composer-stop', (e) => {
       e.stopPropagation();
       this.stop();
+    });
+    // The requests bubble out to the page: act after dispatch, so any listener can veto.
+    this.addEventListener('wave-voice-start-request', (e) => {
+      queueMicrotask(() => {
+        if (!e.defaultPrevented) void this.startVoice();
+      });
+    });
+    this.addEventListener('wave-voice-end-request', (e) => {
+      queueMicrotask(() => {
+        if (!e.defaultPrevented) this.endVoice();
+      });
     });
   }
 
@@ -265,13 +302,53 @@ export class WaveChat extends LitElement implements PageToolsApi {
     if (this.persistTranscript) void WaveChat.transcriptStore.clear(this.#storeKey).catch(() => undefined);
   }
 
+  /**
+   * Starts voice on a new engine (`WaveChat.createVoiceEngine`). Failures (no support, a
+   * refused microphone) become a notice in the transcript.
+   *
+   * @example
+   * chatEl.startVoice();
+   */
+  async startVoice(): Promise<void> {
+    const session = this.#session;
+    if (!session.startVoice || session.state.voice || this.#startingVoice) return;
+    this.#startingVoice = true;
+    try {
+      let engine: VoiceEngine | null;
+      try {
+        engine = (this.constructor as typeof WaveChat).createVoiceEngine(this, session);
+      } catch (error) {
+        engine = unavailableVoiceEngine(error instanceof Error ? error.message : 'the voice engine failed');
+      }
+      engine ??= unavailableVoiceEngine('voice is not supported in this browser');
+      const level = voiceLevelSource(engine);
+      this.levelSource = level;
+      await session.startVoice(engine);
+      if (!session.state.voice && this.levelSource === level) this.levelSource = null;
+    } catch {
+      // The session reports voice failures as notices; nothing may escape into the page.
+      this.levelSource = null;
+    } finally {
+      this.#startingVoice = false;
+    }
+  }
+
+  /** Ends voice and returns to text. @example chatEl.endVoice(); */
+  endVoice(): void {
+    this.#session.endVoice?.('stopped');
+  }
+
   get #storeKey(): string {
     return `wave-chat:transcript:${this.siteId || 'default'}`;
   }
 
   #onCoreEvent(event: WaveCoreEvent): void {
     if (event.type === 'voice-started') this.voice = true;
-    else if (event.type === 'voice-ended') this.voice = false;
+    else if (event.type === 'voice-ended') {
+      this.voice = false;
+      this.levelSource = null;
+      this.voiceLevel = 0;
+    }
   }
 
   #queueSave(): void {
@@ -310,7 +387,14 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('labels')) this.#resolvedLabels = resolveLabels(this.labels);
-    if (changed.has('open') && changed.get('open') === true && !this.open) this.#session.close();
+    if (changed.has('open') && changed.get('open') === true && !this.open) {
+      this.#session.endVoice?.('closed');
+      this.#session.close();
+    }
+    // Realtime voice needs no Web Speech: offer the button unless voiceAvailable was set alongside.
+    if (changed.has('voiceEngine') && this.voiceEngine === 'realtime' && !(changed.has('voiceAvailable') && changed.get('voiceAvailable') !== undefined)) {
+      this.voiceAvailable = true;
+    }
     if (changed.has('persistTranscript') && changed.get('persistTranscript') !== undefined && this.isConnected) {
       if (this.persistTranscript) void this.#loadHistory();
       else this._history = [];
@@ -417,4 +501,24 @@ export class WaveChat extends LitElement implements PageToolsApi {
       </section>
     `;
   }
+}
+
+/** The session as a voice engine drives it: `sendForReply` where the session has it, else send and read. */
+function voiceEngineSession(session: WaveSessionApi): VoiceEngineSession {
+  const own = (session as Partial<VoiceEngineSession>).sendForReply;
+  if (typeof own === 'function') return session as WaveSessionApi & VoiceEngineSession;
+  return {
+    get state() {
+      return session.state;
+    },
+    async sendForReply(text) {
+      const before = new Set(session.state.items.map((i) => i.id));
+      await session.send(text);
+      let reply = '';
+      for (const item of session.state.items) {
+        if (item.kind === 'message' && item.role === 'assistant' && !before.has(item.id)) reply = item.text;
+      }
+      return reply;
+    },
+  };
 }

@@ -2,9 +2,10 @@
  * The session a `<wave-chat>` element runs in a real page: the standard SSE transport to its
  * wave server, the conversation loop, the built-in page-reading tools and the tab-scoped grant.
  */
-import { createPageTools } from '../page/index.js';
+import { createLazyPageTools } from '../page/lazy-page-tools.js';
 import { sessionStorageOrMemory } from '../storage.js';
 import { createSseTransport, TransportError, type ModelTransport } from '../transport/sse-client.js';
+import { VoiceEndReason, VoiceState, type VoiceEngine, type VoiceEngineKind, type VoiceStartOptions } from '../voice/types.js';
 import { ConversationLoop } from './conversation-loop.js';
 import { WaveSession } from './wave-session.js';
 
@@ -38,7 +39,8 @@ export function createBrowserSession(options: BrowserSessionOptions): WaveSessio
     costUnit: options.costUnit ?? 'cr',
     storage: sessionStorageOrMemory(),
     validatorEngine: options.validator ?? 'interpreter',
-    builtinTools: createPageTools(options.isOwnUi ? { isOwnUi: options.isOwnUi } : {}),
+    // The page-reading code loads just after start-up (the record fills in place).
+    builtinTools: createLazyPageTools(options.isOwnUi ? { isOwnUi: options.isOwnUi } : {}).tools,
     transport: endpointTransport(endpointOf),
     createLoop: (deps) => new ConversationLoop({ ...deps, transport: deps.transport as ModelTransport }),
   });
@@ -62,3 +64,98 @@ function endpointTransport(endpointOf: () => string | null): ModelTransport {
 }
 
 const NO_ENDPOINT = 'This chat has no wave server endpoint: set the endpoint attribute (or data-endpoint on the script tag).';
+
+/** Which voice engine to prefer (the element's `voice-engine` attribute). */
+export const VoicePreference = { realtime: 'realtime', browser: 'browser' } as const;
+export type VoicePreference = (typeof VoicePreference)[keyof typeof VoicePreference];
+
+export interface VoiceEngineFactoryOptions {
+  /** The wave server endpoint (absolute or relative to the page); the realtime engine needs it. */
+  endpoint: string | null;
+  siteId: string;
+  /** Default `browser`. `realtime` only when the wave server is known to broker voice. */
+  prefer?: VoicePreference;
+}
+
+/** The session methods a voice engine drives. */
+export interface VoiceEngineSession {
+  readonly state: { conversationId: string };
+  /** Runs a spoken turn through the text loop and resolves with the reply. */
+  sendForReply(text: string, signal: AbortSignal): Promise<string>;
+}
+
+/** Whether this browser has Web Speech recognition (the browser engine needs it). */
+export function hasSpeechRecognition(): boolean {
+  const g = globalThis as unknown as Record<string, unknown>;
+  return typeof g['SpeechRecognition'] === 'function' || typeof g['webkitSpeechRecognition'] === 'function';
+}
+
+/**
+ * Makes the voice engine for `session`: the realtime engine brokered by the wave server when
+ * `prefer` is `realtime` and an endpoint is set, else the Web Speech engine driving the text
+ * loop. Null when neither can run here.
+ *
+ * @example
+ * const engine = createVoiceEngine(session, { endpoint: '/wave', siteId: 'demo', prefer: 'browser' });
+ * if (engine) await session.startVoice(engine);
+ */
+export function createVoiceEngine(session: VoiceEngineSession, options: VoiceEngineFactoryOptions): VoiceEngine | null {
+  if (options.prefer === VoicePreference.realtime && options.endpoint) {
+    const endpoint = new URL(options.endpoint, globalThis.document?.baseURI).href;
+    return lazyEngine('realtime', async () => {
+      const { createRealtimeEngine, createVoiceSessionClient } = await import('../voice/engines.js');
+      return createRealtimeEngine({
+        createSession: createVoiceSessionClient({ endpoint, siteId: options.siteId, conversationId: session.state.conversationId }),
+      });
+    });
+  }
+  if (!hasSpeechRecognition()) return null;
+  return lazyEngine('browser', async () => {
+    const { createBrowserEngine } = await import('../voice/engines.js');
+    return createBrowserEngine({
+      sendText: (text, signal) => session.sendForReply(text, signal),
+      ...(globalThis.navigator?.language ? { lang: globalThis.navigator.language } : {}),
+    });
+  });
+}
+
+/**
+ * A voice engine whose code loads when voice starts, so pages that never use voice never
+ * download it. Stopping before the code has arrived ends the session without starting it.
+ */
+function lazyEngine(kind: VoiceEngineKind, load: () => Promise<VoiceEngine>): VoiceEngine {
+  let engine: VoiceEngine | null = null;
+  let stoppedWith: string | null = null;
+  return {
+    kind,
+    get state() {
+      return engine?.state ?? (stoppedWith === null ? VoiceState.idle : VoiceState.ended);
+    },
+    inputLevel: () => engine?.inputLevel() ?? 0,
+    outputLevel: () => engine?.outputLevel() ?? 0,
+    async start(options: VoiceStartOptions) {
+      options.onState(VoiceState.connecting);
+      const loaded = await load();
+      if (stoppedWith !== null || options.signal.aborted) {
+        options.onEnd(stoppedWith ?? VoiceEndReason.aborted);
+        return;
+      }
+      engine = loaded;
+      await loaded.start(options);
+    },
+    stop(reason?: string) {
+      stoppedWith = reason ?? VoiceEndReason.stopped;
+      engine?.stop(reason);
+    },
+  };
+}
+
+/**
+ * The waves' input for an engine: the louder of microphone and playback.
+ *
+ * @example
+ * chat.levelSource = voiceLevelSource(engine);
+ */
+export function voiceLevelSource(engine: VoiceEngine): () => number {
+  return () => Math.max(engine.inputLevel(), engine.outputLevel());
+}

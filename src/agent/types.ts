@@ -9,6 +9,7 @@ import type {
   VisitorEvidence,
 } from '../consent/types.js';
 import type { HostToolSchema, SanitizedResult, ToolDefinition, ToolOutcome } from '../tools/types.js';
+import type { VoiceEngine, VoiceState } from '../voice/types.js';
 
 /** Chip states (SPEC §4.5, §5). */
 export const ChipStatus = {
@@ -71,6 +72,8 @@ export interface SessionState {
   grant: SpendGrantState;
   /** Model label from the server's `meta` event, e.g. "offline demo model". */
   model: { name: string; offline: boolean } | null;
+  /** The voice session, while one is connecting or on (SPEC §9); absent or null otherwise. */
+  voice?: { state: VoiceState; engine: string } | null;
 }
 
 /** Events of SPEC §11 as the core emits them; the element re-dispatches each as a DOM event. */
@@ -129,4 +132,11 @@ export interface WaveSessionApi extends PageToolsApi {
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
   /** Revoke the spend grant (the header pill); ignored unless `evidence.isTrusted`. */
   revokeGrant(evidence: VisitorEvidence): boolean;
+  /**
+   * Opens a voice session on `engine` with the tools and context of this moment (SPEC §9).
+   * Optional so scripted sessions need not implement voice.
+   */
+  startVoice?(engine: VoiceEngine, options?: { instructions?: string }): Promise<void>;
+  /** Ends the voice session, cancelling its outstanding confirmations. */
+  endVoice?(reason?: string): void;
 }

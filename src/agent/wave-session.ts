@@ -15,7 +15,9 @@ import { ToolRegistry } from '../tools/registry.js';
 import { ToolRunner, type BuiltinToolDefinition, type ToolChipItem } from '../tools/runner.js';
 import type { HostToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
 import { ArgumentValidator } from '../tools/validator.js';
+import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
+import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
   type SessionState,
@@ -95,6 +97,10 @@ export class WaveSession implements WaveSessionApi {
   #loop: SessionLoop | null = null;
   #reply: AbortController | null = null;
   #removePagehide: (() => void) | null = null;
+  readonly #voice: VoiceSession;
+  // A voice turn's words are already in the transcript (from the engine): skip the loop's echo.
+  #skipUserEcho = false;
+  #assistantEcho: string | null = null;
 
   constructor(options: WaveSessionOptions = {}) {
     this.#options = options;
@@ -116,6 +122,7 @@ export class WaveSession implements WaveSessionApi {
       items: [],
       grant: { active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 },
       model: null,
+      voice: null,
     };
     this.#grant = new SpendGrant({
       siteId: this.siteId,
@@ -135,6 +142,21 @@ export class WaveSession implements WaveSessionApi {
       builtinTools: () => options.builtinTools ?? {},
       emit: (event) => this.#emit(event),
       onChip: (chip) => this.#upsert(chip),
+    });
+    this.#voice = new VoiceSession({
+      schemas: () => this.getHostToolSchemas(),
+      context: () => this.#context.get(),
+      runTool: (call, signal) => this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
+      pendingConfirmations: () => this.#gate.pending(),
+      answerConfirmation: (id, decision, evidence) => this.answerConfirmation(id, decision, evidence),
+      revokeGrant: (evidence) => this.revokeGrant(evidence),
+      grantActive: () => this.#grant.state().active,
+      approveSpending: (evidence) => this.approveSpending(evidence),
+      cancelConfirmations: () => this.#gate.cancelAll('voice-ended'),
+      setVoice: (voice) => this.#set({ voice }),
+      recordTranscript: (role, text) => this.#recordVoiceLine(role, text),
+      notice: (level, text) => this.#append({ kind: 'notice', id: this.#newId(), level, text }),
+      emit: (event) => this.#emit(event),
     });
     // SPEC §5: the grant ends when the page unloads.
     const target = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
@@ -210,7 +232,8 @@ export class WaveSession implements WaveSessionApi {
     this.#emit({ type: 'message-sent', text: message });
     const loop = this.#ensureLoop();
     if (!loop) {
-      this.#append({ kind: 'message', id: this.#newId(), role: 'user', text: message, streaming: false });
+      if (this.#skipUserEcho) this.#skipUserEcho = false;
+      else this.#append({ kind: 'message', id: this.#newId(), role: 'user', text: message, streaming: false });
       this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: NO_LOOP_TEXT });
       return;
     }
@@ -230,12 +253,14 @@ export class WaveSession implements WaveSessionApi {
     this.#interrupt('stopped');
   }
 
-  /** Closing also ends the reply: its chips and buttons are gone. */
+  /** Closing also ends the reply and voice: its chips and buttons are gone. */
   close(): void {
+    this.#voice.end('closed');
     this.#interrupt('closed');
   }
 
   restart(): void {
+    this.#voice.end('restarted');
     this.#interrupt('restarted');
     this.#grant.clear();
     this.#deferral.reset();
@@ -279,6 +304,77 @@ export class WaveSession implements WaveSessionApi {
     return true;
   }
 
+  // Voice (SPEC §9)
+
+  /**
+   * Opens a voice session on `engine`. The tools and context are snapshotted now and stay fixed
+   * for the session; its tool calls run through the same runner, chips and consent as text
+   * chat. Resolves once voice is on (after `voice-started`) or has failed; a failure (no
+   * microphone, refused, no support) becomes a notice in the transcript, never a rejection.
+   *
+   * @example
+   * await session.startVoice(createBrowserEngine({ sendText: (t, s) => session.sendForReply(t, s) }));
+   * session.state.voice; // { state: 'listening', engine: 'browser' }
+   */
+  startVoice(engine: VoiceEngine, options: { instructions?: string } = {}): Promise<void> {
+    return this.#voice.start(engine, options);
+  }
+
+  /**
+   * Ends the voice session: cancels its outstanding confirmations and emits `voice-ended`.
+   *
+   * @example
+   * session.endVoice('stopped');
+   */
+  endVoice(reason = 'stopped'): void {
+    this.#voice.end(reason);
+  }
+
+  /**
+   * Sends a spoken turn through the normal text loop and resolves with the last assistant
+   * message of that turn ('' if none). Aborting `signal` stops that reply. The words are not
+   * recorded twice: the voice engine already reported them as transcript lines.
+   *
+   * @example
+   * const reply = await session.sendForReply('add a scene', signal);
+   */
+  async sendForReply(text: string, signal: AbortSignal): Promise<string> {
+    if (signal.aborted) return '';
+    const before = new Set(this.#state.items.map((i) => i.id));
+    this.#skipUserEcho = this.#voice.active;
+    const sending = this.send(text);
+    // send() sets the reply controller synchronously; aborting it stops just this turn.
+    const reply = this.#reply;
+    const onAbort = () => {
+      if (reply && this.#reply === reply) {
+        this.#reply = null;
+        reply.abort(signal.reason);
+      }
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await sending;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.#skipUserEcho = false;
+    }
+    let answer = '';
+    for (const item of this.#state.items) {
+      if (item.kind === 'message' && item.role === 'assistant' && !before.has(item.id) && item.text.trim()) answer = item.text;
+    }
+    if (answer && this.#voice.active && !signal.aborted) this.#assistantEcho = answer;
+    return signal.aborted ? '' : answer;
+  }
+
+  #recordVoiceLine(role: 'user' | 'assistant', text: string): void {
+    if (role === 'assistant' && this.#assistantEcho !== null && this.#assistantEcho.trim() === text) {
+      // The text loop already recorded this reply.
+      this.#assistantEcho = null;
+      return;
+    }
+    this.#append({ kind: 'message', id: `voice_${this.#newId()}`, role, text, streaming: false });
+  }
+
   #interrupt(reason: 'stopped' | 'closed' | 'restarted'): void {
     const reply = this.#reply;
     this.#reply = null;
@@ -307,7 +403,8 @@ export class WaveSession implements WaveSessionApi {
         transport: this.#options.transport,
         runTool: (call, signal) =>
           this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
-        schemas: () => this.getHostToolSchemas(),
+        // While voice is on, its turns keep the tool set it opened with (SPEC §9).
+        schemas: () => this.#voice.tools ?? this.getHostToolSchemas(),
         context: () => this.#context.get(),
         siteId: this.siteId,
         conversationId: () => this.#state.conversationId,
@@ -325,6 +422,10 @@ export class WaveSession implements WaveSessionApi {
   #apply(update: LoopUpdate): void {
     switch (update.type) {
       case 'user-message':
+        if (this.#skipUserEcho) {
+          this.#skipUserEcho = false;
+          return;
+        }
         this.#append({ kind: 'message', id: update.id, role: 'user', text: update.text, streaming: false });
         return;
       case 'assistant-delta': {

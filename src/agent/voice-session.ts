@@ -1,0 +1,227 @@
+/**
+ * The voice wiring of a session (SPEC §5, §9): opens an engine with one fixed snapshot of the
+ * tools and context, runs its tool calls through the session's runner, settles confirmations
+ * from the visitor's recognised speech only, and cancels them when voice ends.
+ */
+import type { ConfirmDecision, ConfirmationRequest, VisitorEvidence } from '../consent/types.js';
+import type { HostToolSchema, ToolCall, ToolOutcome } from '../tools/types.js';
+import { VoiceEndReason, VoiceState } from '../voice/types.js';
+import type { UtteranceHandling, VoiceEngine } from '../voice/types.js';
+import { classifyVoiceAnswer, handleVoiceAnswer, VoiceAnswerKind, VOICE_EVIDENCE } from '../voice/voice-answer.js';
+import type { WaveCoreEvent } from './types.js';
+
+/** What the voice wiring needs from its session (the session passes closures over its privates). */
+export interface VoiceSessionHost {
+  schemas(): HostToolSchema[];
+  context(): string | null;
+  /** The runner, exactly as model calls use it (source 'model'). */
+  runTool(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+  /** The confirmations waiting, oldest first. */
+  pendingConfirmations(): ConfirmationRequest[];
+  answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
+  revokeGrant(evidence: VisitorEvidence): boolean;
+  grantActive(): boolean;
+  approveSpending(evidence: VisitorEvidence): boolean;
+  /** Cancels every outstanding confirmation with reason `voice-ended`. */
+  cancelConfirmations(): void;
+  setVoice(voice: { state: VoiceState; engine: string } | null): void;
+  /** A settled line of what was said, for the transcript (hidden while voice is on). */
+  recordTranscript(role: 'user' | 'assistant', text: string): void;
+  notice(level: 'info' | 'error', text: string): void;
+  emit(event: WaveCoreEvent): void;
+}
+
+interface Run {
+  engine: VoiceEngine;
+  tools: HostToolSchema[];
+  controller: AbortController;
+  started: boolean;
+  ended: boolean;
+  endReason: string | null;
+  /** Set when the caller ended it (endVoice, close, restart): no failure notice then. */
+  endedByCaller: boolean;
+}
+
+// Reasons the caller chose: nothing went wrong, so nothing to tell the visitor.
+const QUIET_REASONS = new Set<string>([VoiceEndReason.stopped, VoiceEndReason.aborted, 'closed', 'restarted', 'replaced']);
+
+/** The visitor-facing line for a voice session that failed or dropped, or null when it ended normally. */
+export function voiceEndNotice(reason: string): string | null {
+  if (QUIET_REASONS.has(reason)) return null;
+  if (reason === VoiceEndReason.micDenied || reason === 'not-allowed') return 'Voice needs the microphone, and access to it was refused.';
+  if (reason === VoiceEndReason.connectionLost) return 'The voice connection was lost.';
+  if (reason === 'audio-capture') return 'Voice could not hear a microphone.';
+  if (reason === 'network') return 'Voice stopped: the speech service could not be reached.';
+  return 'Voice stopped because of an error.';
+}
+
+/**
+ * One voice session at a time for one `WaveSession`.
+ *
+ * @example
+ * const voice = new VoiceSession(host);
+ * await voice.start(engine);   // emits voice-started
+ * voice.end('stopped');        // cancels confirmations, emits voice-ended
+ */
+export class VoiceSession {
+  readonly #host: VoiceSessionHost;
+  #current: Run | null = null;
+
+  constructor(host: VoiceSessionHost) {
+    this.#host = host;
+  }
+
+  /** Whether a session is connecting or on. */
+  get active(): boolean {
+    return this.#current !== null;
+  }
+
+  /** The tool set fixed when voice opened, while it is on; null otherwise (the text loop's turns use it too). */
+  get tools(): HostToolSchema[] | null {
+    return this.#current ? this.#current.tools.map((t) => ({ ...t })) : null;
+  }
+
+  /**
+   * Starts `engine`. Resolves once voice is on, or once it failed (the failure becomes a notice
+   * in the transcript, never a rejection: a refused microphone must not break the page).
+   */
+  async start(engine: VoiceEngine, options: { instructions?: string } = {}): Promise<void> {
+    if (this.#current) this.end('replaced');
+    const host = this.#host;
+    // One snapshot: the tool set and context are fixed for the session (SPEC §9).
+    const tools = host.schemas().map((t) => ({ ...t }));
+    const context = host.context();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const run: Run = { engine, tools, controller: new AbortController(), started: false, ended: false, endReason: null, endedByCaller: false };
+    this.#current = run;
+    host.setVoice({ state: VoiceState.connecting, engine: engine.kind });
+    try {
+      await engine.start({
+        signal: run.controller.signal,
+        tools,
+        context,
+        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+        runTool: (call, signal) => host.runTool(call, signal),
+        isConfirming: (name) => {
+          const schema = byName.get(name);
+          return !!schema && (schema.confirm || schema.cost > 0 || schema.tier3);
+        },
+        onState: (state) => {
+          if (this.#current === run && !run.ended) host.setVoice({ state, engine: engine.kind });
+        },
+        onTranscript: (event) => {
+          const text = event.text.trim();
+          if (!event.final || !text || run.ended) return;
+          host.recordTranscript(event.role, text);
+        },
+        // Engines call this only with recognised speech: the one source of voice evidence.
+        onUserUtterance: (text) => (run.ended ? 'pass' : this.#answer(text)),
+        onEnd: (reason) => this.#finish(run, reason),
+      });
+    } catch (error) {
+      const reason = run.endReason;
+      this.#finish(run, reason ?? VoiceEndReason.error);
+      if (!run.endedByCaller) {
+        const known = reason && reason !== VoiceEndReason.error ? voiceEndNotice(reason) : null;
+        host.notice('error', known ?? startFailure(error));
+      }
+      return;
+    }
+    if (run.ended) {
+      // The engine ended while starting without throwing: say why unless the caller stopped it.
+      const text = run.endedByCaller ? null : voiceEndNotice(run.endReason ?? VoiceEndReason.error);
+      if (text) host.notice('error', text);
+      return;
+    }
+    run.started = true;
+    host.emit({ type: 'voice-started', engine: engine.kind });
+  }
+
+  /** Ends the session (the engine's `onEnd` then cancels confirmations and emits `voice-ended`). */
+  end(reason: string = VoiceEndReason.stopped): void {
+    const run = this.#current;
+    if (!run) return;
+    run.endedByCaller = true;
+    try {
+      run.engine.stop(reason);
+    } catch {
+      // A broken engine still ends here.
+    }
+    // Engines call onEnd from stop; finishing here too covers one that does not.
+    this.#finish(run, reason);
+    run.controller.abort(new DOMException(`Voice ${reason}.`, 'AbortError'));
+  }
+
+  #answer(text: string): UtteranceHandling {
+    const host = this.#host;
+    // The confirmation on screen is the newest one: the voice bubble shows that one.
+    const pendingConfirmation = () => host.pendingConfirmations().at(-1) ?? null;
+    if (classifyVoiceAnswer(text).kind === VoiceAnswerKind.grant && !pendingConfirmation()) {
+      // A blanket phrase with nothing on screen grants for the cost-bearing tools to come.
+      if (host.grantActive()) return 'consumed';
+      return host.approveSpending(VOICE_EVIDENCE) ? 'consumed' : 'pass';
+    }
+    return handleVoiceAnswer(text, {
+      pendingConfirmation,
+      answerConfirmation: (id, decision, evidence) => host.answerConfirmation(id, decision, evidence),
+      revokeGrant: (evidence) => host.revokeGrant(evidence),
+      grantActive: () => host.grantActive(),
+    });
+  }
+
+  #finish(run: Run, reason: string): void {
+    if (run.ended) return;
+    run.ended = true;
+    run.endReason = reason;
+    const host = this.#host;
+    // SPEC §5: nothing waits on buttons that are gone.
+    host.cancelConfirmations();
+    if (this.#current === run) {
+      this.#current = null;
+      host.setVoice(null);
+    }
+    if (!run.started) return;
+    host.emit({ type: 'voice-ended', engine: run.engine.kind, reason });
+    const text = run.endedByCaller ? null : voiceEndNotice(reason);
+    if (text) host.notice('error', text);
+  }
+}
+
+function startFailure(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'Voice needs the microphone, and access to it was refused.';
+  if (name === 'NotFoundError') return 'Voice could not find a microphone.';
+  let message = '';
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    message = '';
+  }
+  return message ? `Voice could not start: ${message}` : 'Voice could not start.';
+}
+
+/**
+ * An engine that only fails to start with `message`: lets "voice is not supported here" travel
+ * the same path (a notice) as any other start failure.
+ *
+ * @example
+ * await session.startVoice(createVoiceEngine(...) ?? unavailableVoiceEngine('Voice is not supported in this browser.'));
+ */
+export function unavailableVoiceEngine(message: string, kind: VoiceEngine['kind'] = 'browser'): VoiceEngine {
+  let state: VoiceState = VoiceState.idle;
+  return {
+    kind,
+    get state() {
+      return state;
+    },
+    async start() {
+      state = VoiceState.error;
+      throw new Error(message);
+    },
+    stop() {
+      state = VoiceState.ended;
+    },
+    inputLevel: () => 0,
+    outputLevel: () => 0,
+  };
+}

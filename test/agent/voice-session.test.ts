@@ -1,0 +1,368 @@
+import { aTimeout, expect } from '@open-wc/testing';
+import type { LoopUpdate } from '../../src/agent/conversation-loop.js';
+import type { TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
+import { unavailableVoiceEngine } from '../../src/agent/voice-session.js';
+import { WaveSession, type SessionLoop, type SessionLoopDeps } from '../../src/agent/wave-session.js';
+import { MemoryStorage } from '../../src/storage.js';
+import type { ToolOutcome } from '../../src/tools/types.js';
+import { VoiceState } from '../../src/voice/types.js';
+import type { VoiceEngine, VoiceEngineKind, VoiceStartOptions } from '../../src/voice/types.js';
+import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+
+/** A scriptable engine: the test plays the provider and the visitor. */
+class FakeEngine implements VoiceEngine {
+  readonly kind: VoiceEngineKind;
+  state: VoiceState = VoiceState.idle;
+  options: VoiceStartOptions | null = null;
+  stops: string[] = [];
+  failWith: Error | null = null;
+  level = { input: 0, output: 0 };
+
+  constructor(kind: VoiceEngineKind = 'realtime') {
+    this.kind = kind;
+  }
+
+  async start(options: VoiceStartOptions): Promise<void> {
+    this.options = options;
+    this.#set(VoiceState.connecting);
+    await flushMicrotasks();
+    if (this.failWith) {
+      this.end('mic-denied', VoiceState.error);
+      throw this.failWith;
+    }
+    this.#set(VoiceState.listening);
+  }
+
+  stop(reason = 'stopped'): void {
+    this.stops.push(reason);
+    this.end(reason);
+  }
+
+  inputLevel(): number {
+    return this.level.input;
+  }
+
+  outputLevel(): number {
+    return this.level.output;
+  }
+
+  /** The engine ends on its own (connection lost, error) or by stop. */
+  end(reason: string, final: VoiceState = VoiceState.ended): void {
+    if (this.state === VoiceState.ended || this.state === VoiceState.error) return;
+    this.#set(final);
+    this.options?.onEnd(reason);
+  }
+
+  /** The model calls a tool, as the realtime provider would. */
+  call(name: string, args: unknown = {}, id = `call_${name}`): Promise<ToolOutcome> {
+    return this.options!.runTool({ id, name, arguments: JSON.stringify(args) }, new AbortController().signal);
+  }
+
+  /** The recogniser heard the visitor say `text`. */
+  hear(text: string): 'consumed' | 'pass' | undefined {
+    this.options!.onTranscript({ role: 'user', text, final: true });
+    return this.options!.onUserUtterance?.(text);
+  }
+
+  #set(state: VoiceState): void {
+    this.state = state;
+    this.options?.onState(state);
+  }
+}
+
+const sessions: WaveSession[] = [];
+
+function setup(createLoop?: (deps: SessionLoopDeps) => SessionLoop) {
+  const clock = new FakeClock();
+  const session = new WaveSession({
+    siteId: 'voice',
+    clock,
+    storage: new MemoryStorage(),
+    warn: () => undefined,
+    validatorEngine: 'interpreter',
+    ...(createLoop ? { createLoop } : {}),
+  });
+  sessions.push(session);
+  const events: WaveCoreEvent[] = [];
+  session.onEvent((e) => events.push(e));
+  const chips = () => session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
+  const messages = () =>
+    session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'message' }> => i.kind === 'message').map((m) => `${m.role}: ${m.text}`);
+  const notices = () => session.state.items.filter((i) => i.kind === 'notice').map((n) => (n.kind === 'notice' ? n.text : ''));
+  const waitingChip = async () => {
+    // The validator loads lazily on first use: wait in tasks, not microtasks.
+    for (let i = 0; i < 200; i++) {
+      const chip = chips().find((c) => c.status === 'awaiting-confirmation');
+      if (chip?.confirmation) return chip;
+      await aTimeout(0);
+    }
+    throw new Error('no confirmation chip');
+  };
+  return { session, clock, events, chips, messages, notices, waitingChip };
+}
+
+const types = (events: WaveCoreEvent[]) => events.map((e) => e.type);
+
+describe('WaveSession voice', () => {
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.dispose();
+  });
+
+  it('emits voice-started once on and voice-ended once over, and mirrors the engine state', async () => {
+    const { session, events } = setup();
+    const engine = new FakeEngine();
+    const starting = session.startVoice(engine);
+    expect(session.state.voice).to.deep.equal({ state: 'connecting', engine: 'realtime' });
+    expect(types(events)).to.not.include('voice-started');
+    await starting;
+    expect(events.filter((e) => e.type === 'voice-started')).to.deep.equal([{ type: 'voice-started', engine: 'realtime' }]);
+    expect(session.state.voice).to.deep.equal({ state: 'listening', engine: 'realtime' });
+
+    session.endVoice('stopped');
+    expect(engine.stops).to.deep.equal(['stopped']);
+    expect(session.state.voice).to.equal(null);
+    expect(events.filter((e) => e.type === 'voice-ended')).to.deep.equal([{ type: 'voice-ended', engine: 'realtime', reason: 'stopped' }]);
+    session.endVoice('stopped');
+    expect(events.filter((e) => e.type === 'voice-ended')).to.have.length(1);
+  });
+
+  it('gives the engine the tools and context of the moment it starts; later changes are not sent', async () => {
+    const { session } = setup();
+    session.registerTool('add_scene', { description: 'Add a scene.', cost: 40, handler: () => ({}) });
+    session.registerTool('list_scenes', { description: 'List.', handler: () => ({ scenes: [] }) });
+    session.setContext({ board: 'Launch' });
+    const engine = new FakeEngine();
+    await session.startVoice(engine, { instructions: 'Be brief.' });
+    session.registerTool('late_tool', { description: 'Too late.', handler: () => ({}) });
+    session.setContext({ board: 'Other' });
+
+    const opts = engine.options!;
+    expect(opts.tools.map((t) => t.name)).to.deep.equal(['add_scene', 'list_scenes']);
+    expect(opts.context).to.contain('Launch');
+    expect(opts.instructions).to.equal('Be brief.');
+    expect(opts.isConfirming('add_scene')).to.equal(true);
+    expect(opts.isConfirming('list_scenes')).to.equal(false);
+    expect(opts.isConfirming('late_tool')).to.equal(false);
+    expect(session.getHostToolSchemas().map((t) => t.name)).to.include('late_tool');
+  });
+
+  it('a confirming call shows a chip and a spoken "yes" settles it with voice evidence', async () => {
+    const { session, events, waitingChip } = setup();
+    let runs = 0;
+    session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: () => ({ deleted: ++runs }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+
+    const outcome = engine.call('delete_task');
+    const chip = await waitingChip();
+    expect(chip.name).to.equal('delete_task');
+    expect(runs).to.equal(0);
+
+    expect(engine.hear('yes please')).to.equal('consumed');
+    const result = await outcome;
+    expect(result.result).to.include({ success: true, deleted: 1 });
+    expect(runs).to.equal(1);
+    const answered = events.find((e) => e.type === 'confirmation-answered');
+    expect(answered).to.deep.include({ decision: 'confirm', source: 'voice' });
+  });
+
+  it('a spoken "no" cancels; a longer answer goes to the model and settles nothing', async () => {
+    const { session, waitingChip } = setup();
+    let runs = 0;
+    session.registerTool('add_scene', { description: 'Add.', cost: 40, handler: () => ({ n: ++runs }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+
+    const first = engine.call('add_scene', {}, 'c1');
+    await waitingChip();
+    expect(engine.hear('yes but make it two')).to.equal('pass');
+    expect(session.state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation')).to.equal(true);
+    expect(engine.hear('no')).to.equal('consumed');
+    const outcome = await first;
+    expect(outcome.result.success).to.equal(false);
+    expect(runs).to.equal(0);
+  });
+
+  it('"approve all spending" grants for the session; "ask me every time" revokes', async () => {
+    const { session, events, waitingChip } = setup();
+    let runs = 0;
+    session.registerTool('add_scene', { description: 'Add.', cost: 40, handler: () => ({ n: ++runs }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+
+    const first = engine.call('add_scene', {}, 'c1');
+    await waitingChip();
+    expect(engine.hear('approve all spending')).to.equal('consumed');
+    await first;
+    expect(session.state.grant).to.include({ active: true, spent: 40 });
+    expect(events.find((e) => e.type === 'confirmation-answered')).to.deep.include({ decision: 'approve-session', source: 'voice' });
+
+    // Under the grant the next cost-bearing call runs without asking.
+    const second = await engine.call('add_scene', {}, 'c2');
+    expect(second.result.success).to.equal(true);
+    expect(runs).to.equal(2);
+
+    expect(engine.hear('ask me every time')).to.equal('consumed');
+    expect(session.state.grant.active).to.equal(false);
+    expect(types(events)).to.include('grant-revoked');
+    // With no grant a revoke phrase is just talk for the model.
+    expect(engine.hear('ask me every time')).to.equal('pass');
+  });
+
+  it('a blanket phrase with nothing on screen starts the grant', async () => {
+    const { session, events } = setup();
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    expect(engine.hear("don't ask me again")).to.equal('consumed');
+    expect(session.state.grant.active).to.equal(true);
+    expect(types(events)).to.include('grant-started');
+  });
+
+  it('settles the newest confirmation on screen', async () => {
+    const { session, chips } = setup();
+    session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: (args: unknown) => args });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    const older = engine.call('delete_task', { id: 1 }, 'old');
+    const newer = engine.call('delete_task', { id: 2 }, 'new');
+    for (let i = 0; i < 200 && chips().filter((c) => c.status === 'awaiting-confirmation').length < 2; i++) await aTimeout(0);
+    expect(engine.hear('yes')).to.equal('consumed');
+    expect((await newer).result.success).to.equal(true);
+    expect(chips().find((c) => c.id === 'old')?.status).to.equal('awaiting-confirmation');
+    session.endVoice();
+    expect((await older).status).to.equal('cancelled');
+  });
+
+  it('model text never settles a confirmation: only onUserUtterance carries voice evidence', async () => {
+    const { session, waitingChip, chips } = setup();
+    session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: () => ({}) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    void engine.call('delete_task');
+    const chip = await waitingChip();
+    engine.options!.onTranscript({ role: 'assistant', text: 'yes', final: true });
+    engine.options!.onTranscript({ role: 'user', text: 'yes', final: true });
+    await flushMicrotasks();
+    expect(chips().find((c) => c.id === chip.id)?.status).to.equal('awaiting-confirmation');
+  });
+
+  it('ending voice cancels outstanding confirmations: the tool call resolves cancelled', async () => {
+    const { session, events, waitingChip, chips } = setup();
+    let runs = 0;
+    session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: () => ({ n: ++runs }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    const outcome = engine.call('delete_task');
+    const chip = await waitingChip();
+
+    engine.end('connection-lost');
+    const result = await outcome;
+    expect(result.status).to.equal('cancelled');
+    expect(runs).to.equal(0);
+    expect(chips().find((c) => c.id === chip.id)?.status).to.equal('cancelled');
+    expect(events.find((e) => e.type === 'voice-ended')).to.deep.equal({ type: 'voice-ended', engine: 'realtime', reason: 'connection-lost' });
+    expect(session.state.voice).to.equal(null);
+    // A dropped connection is news for the visitor; a stop they chose is not.
+    expect(session.state.items.at(-1)).to.deep.include({ kind: 'notice', level: 'error', text: 'The voice connection was lost.' });
+  });
+
+  it('close() and restart() end voice', async () => {
+    const { session, events } = setup();
+    const a = new FakeEngine();
+    await session.startVoice(a);
+    session.close();
+    expect(a.stops).to.deep.equal(['closed']);
+    const b = new FakeEngine();
+    await session.startVoice(b);
+    session.restart();
+    expect(b.stops).to.deep.equal(['restarted']);
+    expect(events.filter((e) => e.type === 'voice-ended').map((e) => (e.type === 'voice-ended' ? e.reason : ''))).to.deep.equal(['closed', 'restarted']);
+    expect(session.state.voice).to.equal(null);
+    expect(session.state.items.filter((i) => i.kind === 'notice')).to.deep.equal([]);
+  });
+
+  it('records final transcript lines as messages; interim lines are not recorded', async () => {
+    const { session, messages } = setup();
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    engine.options!.onTranscript({ role: 'user', text: 'add a', final: false });
+    engine.options!.onTranscript({ role: 'user', text: 'add a scene', final: true });
+    engine.options!.onTranscript({ role: 'assistant', text: 'Added', final: false });
+    engine.options!.onTranscript({ role: 'assistant', text: 'Added it.', final: true });
+    expect(messages()).to.deep.equal(['user: add a scene', 'assistant: Added it.']);
+    session.endVoice();
+    engine.options!.onTranscript({ role: 'user', text: 'after the end', final: true });
+    expect(messages()).to.have.length(2);
+  });
+
+  it('a start failure becomes a notice, not a rejection, and emits no voice events', async () => {
+    const { session, events, notices } = setup();
+    const engine = new FakeEngine();
+    engine.failWith = new DOMException('Permission denied', 'NotAllowedError');
+    await session.startVoice(engine);
+    expect(session.state.voice).to.equal(null);
+    expect(types(events).filter((t) => t.startsWith('voice'))).to.deep.equal([]);
+    expect(notices()).to.deep.equal(['Voice needs the microphone, and access to it was refused.']);
+
+    await session.startVoice(unavailableVoiceEngine('speech recognition is not supported in this browser'));
+    expect(notices().at(-1)).to.equal('Voice could not start: speech recognition is not supported in this browser');
+  });
+
+  it('sendForReply runs the text loop, returns the reply, and the spoken turn is recorded once', async () => {
+    let deps: SessionLoopDeps | undefined;
+    const loop: SessionLoop = {
+      async send(text) {
+        const push = (u: LoopUpdate) => deps!.onUpdate(u);
+        push({ type: 'user-message', id: 'u1', text });
+        push({ type: 'assistant-done', id: 'a0', text: 'Let me check.' });
+        push({ type: 'assistant-done', id: 'a1', text: `You said ${text}.` });
+      },
+      async retry() {},
+      reset() {},
+    };
+    const { session, messages } = setup((d) => {
+      deps = d;
+      return loop;
+    });
+    const engine = new FakeEngine('browser');
+    await session.startVoice(engine);
+    // What the browser engine does with one final utterance.
+    expect(engine.hear('hello there')).to.equal('pass');
+    const reply = await session.sendForReply('hello there', new AbortController().signal);
+    expect(reply).to.equal('You said hello there.');
+    engine.options!.onTranscript({ role: 'assistant', text: reply, final: true });
+    expect(messages()).to.deep.equal(['user: hello there', 'assistant: Let me check.', 'assistant: You said hello there.']);
+  });
+
+  it('text-loop turns during voice carry the tool set voice opened with', async () => {
+    let deps: SessionLoopDeps | undefined;
+    const { session } = setup((d) => {
+      deps = d;
+      return { async send() {}, async retry() {}, reset() {} };
+    });
+    session.registerTool('first', { description: 'One.', handler: () => ({}) });
+    await session.startVoice(new FakeEngine('browser'));
+    session.registerTool('second', { description: 'Two.', handler: () => ({}) });
+    await session.sendForReply('hi', new AbortController().signal);
+    expect(deps!.schemas().map((t) => t.name)).to.deep.equal(['first']);
+    session.endVoice();
+    expect(deps!.schemas().map((t) => t.name)).to.deep.equal(['first', 'second']);
+  });
+
+  it('aborting a sendForReply turn stops that reply', async () => {
+    let seen: AbortSignal | null = null;
+    const { session } = setup(() => ({
+      send: (_text, signal) => {
+        seen = signal;
+        return new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      },
+      async retry() {},
+      reset() {},
+    }));
+    const turn = new AbortController();
+    const pending = session.sendForReply('hi', turn.signal);
+    turn.abort(new Error('voice ended'));
+    expect(await pending).to.equal('');
+    expect(seen!.aborted).to.equal(true);
+  });
+});
