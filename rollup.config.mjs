@@ -42,7 +42,7 @@ const browserPlugins = (minify) => [
   json(),
   commonjs(),
   esbuildTs({ minify }),
-  ...(minify ? [terser({ format: { comments: false }, compress: { passes: 2 } })] : []),
+  ...(minify ? [terser({ module: true, ecma: 2020, format: { comments: false }, compress: { passes: 3 } })] : []),
 ];
 
 const onwarn = (warning, warn) => {

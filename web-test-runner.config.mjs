@@ -41,26 +41,24 @@ function cspFixtures() {
 }
 
 /**
- * ajv's CommonJS has require cycles and JSON requires that per-file conversion cannot serve:
- * serve it as one ES module pre-bundled by esbuild (what `import('ajv')` gets in every test).
+ * ajv ships CommonJS with require cycles and JSON requires, which per-file conversion cannot
+ * serve, and its core and vocabularies share internal classes, so they must be one bundle: the
+ * source module that wraps it is served as one ES module bundled by esbuild, the same module
+ * rollup bundles for the CDN.
  */
-function prebundle(packages) {
+function prebundleSource(paths) {
   const cache = new Map();
   return {
-    name: 'prebundle-cjs',
-    resolveImport({ source }) {
-      if (packages.includes(source)) return `/__prebundled__/${source}.js`;
-    },
+    name: 'prebundle-source',
     async serve(context) {
-      const match = /^\/__prebundled__\/(.+)\.js$/.exec(context.path);
-      if (!match || !packages.includes(match[1])) return;
-      const name = match[1];
-      if (!cache.has(name)) {
-        const contents = `export { default } from '${name}';`;
+      // Sources import `./x.js`; the file on disk is `./x.ts`.
+      const path = context.path.replace(/\.js$/, '.ts');
+      if (!paths.includes(path)) return;
+      if (!cache.has(path)) {
         const options = { bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' };
-        cache.set(name, build({ ...options, stdin: { contents, resolveDir: process.cwd() } }).then((r) => r.outputFiles[0].text));
+        cache.set(path, build({ ...options, entryPoints: ['.' + path] }).then((r) => r.outputFiles[0].text));
       }
-      return { body: await cache.get(name), type: 'js' };
+      return { body: await cache.get(path), type: 'js' };
     },
   };
 }
@@ -74,7 +72,7 @@ export default {
   testsFinishTimeout: 600000,
   middleware: [corpora(), cspFixtures()],
   plugins: [
-    prebundle(['ajv']),
+    prebundleSource(['/src/tools/ajv-draft7.ts']),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
   browsers: [

@@ -191,7 +191,7 @@ export class ArgumentValidator {
 
   #loadAjv(): Promise<AjvLike> {
     // Dynamic import keeps ajv out of the first-load bundle and off the startup path.
-    this.#ajv ??= import('ajv').then((module) => {
+    this.#ajv ??= import('./ajv-draft7.js').then((module) => {
       const Ajv = resolveDefault(module) as new (options: Record<string, unknown>) => AjvLike;
       return new Ajv({ allErrors: true, strict: false, validateFormats: false });
     });

@@ -135,3 +135,32 @@ describe('strict CSP with Trusted Types', () => {
     await page.close();
   });
 });
+
+describe('validator="ajv" from the CDN build', () => {
+  it('loads the ajv chunk on first use and validates with it', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await open(page, '/task-board.html', 3);
+    // A string, so the test's compiler adds no helpers to the page function.
+    const outcome = (await page.evaluate(`(async () => {
+      const el = document.createElement('wave-chat');
+      el.setAttribute('validator', 'ajv');
+      el.setAttribute('site-id', 'demo');
+      document.body.append(el);
+      el.registerTool('double', {
+        parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] },
+        handler: ({ n }) => ({ n: n * 2 }),
+      });
+      const bad = await el.callTool('double', { n: 0 });
+      const good = await el.callTool('double', { n: 4 });
+      const chunks = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\\/cdn\\/ajv-/.test(n));
+      return { bad, good, chunks };
+    })()`)) as { bad: { success: boolean; error?: string }; good: { n: number }; chunks: string[] };
+    assert.equal(outcome.good.n, 8);
+    assert.equal(outcome.bad.success, false);
+    assert.match(String(outcome.bad.error), /Invalid arguments: .*must be >= 1/);
+    assert.equal(outcome.chunks.length, 1, 'the ajv chunk was loaded once');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
