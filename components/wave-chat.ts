@@ -36,6 +36,7 @@ export type WaveTheme = (typeof WaveTheme)[keyof typeof WaveTheme];
  * the core session's, unchanged; the element renders the session's state and forwards the
  * visitor's actions to it.
  *
+ * @tagname wave-chat
  * @summary An AI assistant widget a page can hand its own actions to.
  * @fires wave-tool-call-requested
  * @fires wave-tool-call-started

@@ -16,6 +16,7 @@ export class WaveComposerSubmitEvent extends CustomEvent<{ text: string }> {
  * The message box: Enter sends, Shift+Enter adds a line, Stop replaces Send while a reply
  * streams. A voice button (or anything slotted into `voice`) asks the host to start voice.
  *
+ * @tagname wave-composer
  * @summary The composer of `<wave-chat>`.
  * @fires wave-composer-submit - The visitor sent a message (`detail.text`).
  * @fires wave-composer-stop - The visitor pressed Stop.

@@ -10,6 +10,7 @@ import { evidenceFrom } from './wave-tool-chip.js';
  * The spend-grant pill: `Spending approved · 40 cr · tap to stop`. Renders nothing while no
  * grant is active; a trusted tap revokes the grant through the session.
  *
+ * @tagname wave-header-pill
  * @summary Header pill showing the active spend grant.
  * @csspart pill - The pill button.
  * @cssproperty --wave-pill-bg - Pill background.

@@ -43,6 +43,7 @@ export function chipText(item: ToolItem, labels: WaveLabels, costUnit: string): 
  * visitor's confirmation. Buttons forward the visitor's own event as evidence, so a page
  * script calling `.click()` (`isTrusted: false`) never confirms.
  *
+ * @tagname wave-tool-chip
  * @summary A tool-call chip with consent buttons.
  * @csspart chip - The chip group.
  * @csspart status - The label line.

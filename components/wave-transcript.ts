@@ -39,6 +39,7 @@ function loadMarkdown(): Promise<void> {
  * text changes, so a 500-message transcript re-renders in constant work per update; a bulk
  * arrival renders its newest rows first and the older ones over the next frames.
  *
+ * @tagname wave-transcript
  * @summary The transcript of a conversation.
  * @csspart message - One message bubble.
  * @csspart chip - Forwarded from each tool chip.

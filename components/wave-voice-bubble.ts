@@ -18,6 +18,7 @@ function clampLevel(value: unknown): number {
  * chip label, the buttons of the confirmation on screen, and "End voice". Under
  * `prefers-reduced-motion: reduce` the waves stand still and a static indicator shows speech.
  *
+ * @tagname wave-voice-bubble
  * @summary The voice bubble of `<wave-chat>`.
  * @fires wave-voice-end-request - The visitor pressed "End voice" (cancelable).
  * @csspart voice-bubble - The bubble.
