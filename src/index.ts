@@ -4,8 +4,8 @@
  */
 export { WaveSession } from './agent/wave-session.js';
 export type { WaveSessionOptions, SessionLoop, SessionLoopDeps } from './agent/wave-session.js';
-export { createBrowserSession } from './agent/browser-session.js';
-export type { BrowserSessionOptions } from './agent/browser-session.js';
+export { createBrowserSession, createVoiceEngine, hasSpeechRecognition, voiceLevelSource, VoicePreference } from './agent/browser-session.js';
+export type { BrowserSessionOptions, VoiceEngineFactoryOptions, VoiceEngineSession } from './agent/browser-session.js';
 export { ConversationLoop } from './agent/conversation-loop.js';
 export type { ConversationLoopOptions, LoopUpdate } from './agent/conversation-loop.js';
 export { ChipStatus, ConversationStatus } from './agent/types.js';
@@ -45,8 +45,10 @@ export { CancelReason, ConfirmDecision } from './consent/types.js';
 export type { ConfirmationRequest, SpendGrantState, VisitorEvidence } from './consent/types.js';
 
 export { PageContext } from './context/page-context.js';
-export { createPageTools } from './page/index.js';
-export type { PageToolsOptions } from './page/index.js';
+export { createPageTools, createLazyPageTools } from './page/index.js';
+export type { LazyPageTools, PageToolsOptions } from './page/index.js';
+export { VoiceState, VoiceEngineKind, VoiceEndReason, classifyVoiceAnswer, createLevelMeter } from './voice/index.js';
+export type { VoiceEngine, VoiceStartOptions } from './voice/index.js';
 
 export { createSseTransport, TransportError } from './transport/sse-client.js';
 export type { ModelTransport, SseTransportOptions } from './transport/sse-client.js';
