@@ -4,7 +4,8 @@
  * from the visitor's recognised speech only, and cancels them when voice ends.
  */
 import type { ConfirmDecision, ConfirmationRequest, VisitorEvidence } from '../consent/types.js';
-import type { HostToolSchema, ToolCall, ToolOutcome } from '../tools/types.js';
+import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
+import { ToolOutcomeStatus, type HostToolSchema, type ToolCall, type ToolOutcome } from '../tools/types.js';
 import { VoiceEndReason, VoiceState } from '../voice/types.js';
 import type { UtteranceHandling, VoiceEngine } from '../voice/types.js';
 import { classifyVoiceAnswer, handleVoiceAnswer, VoiceAnswerKind, VOICE_EVIDENCE } from '../voice/voice-answer.js';
@@ -101,7 +102,18 @@ export class VoiceSession {
         tools,
         context,
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-        runTool: (call, signal) => host.runTool(call, signal),
+        runTool: async (call, signal) => {
+          const outcome = await host.runTool(call, signal);
+          // load_tools is the one way the voice tool set grows (SPEC §7), for either engine.
+          if (call.name === LOAD_TOOLS_NAME && outcome.status === ToolOutcomeStatus.succeeded && !run.ended) {
+            run.tools = host.schemas().map((t) => ({ ...t }));
+            byName.clear();
+            for (const t of run.tools) byName.set(t.name, t);
+          }
+          return outcome;
+        },
+        // The realtime engine then sends the grown set in a session.update.
+        toolsAfterLoad: () => run.tools.map((t) => ({ ...t })),
         isConfirming: (name) => {
           const schema = byName.get(name);
           return !!schema && (schema.confirm || schema.cost > 0 || schema.tier3);

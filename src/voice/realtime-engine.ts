@@ -4,6 +4,8 @@
  */
 import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
+import { neutralizeInstructions } from '../guard/neutralize.js';
+import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
 import type { SanitizedResult, ToolCall } from '../tools/types.js';
 import { PROTOCOL_VERSION } from '../transport/protocol.js';
 import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/protocol.js';
@@ -11,6 +13,7 @@ import { createBrowserAudio } from './browser-audio.js';
 import type { RealtimeAudio } from './browser-audio.js';
 import { VoiceEndReason, VoiceState, VoiceToolWaitMs } from './types.js';
 import type { VoiceEngine, VoiceStartOptions } from './types.js';
+import { toRealtimeTools } from './session-config.js';
 
 /** The part of the WebSocket API the engine uses (the browser's, or `ws` in Node). */
 export interface WebSocketLike {
@@ -184,6 +187,12 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     clock.clearTimeout(timer);
     if (running.get(callId) !== controller || isOver()) return;
     running.delete(callId);
+    if (name === LOAD_TOOLS_NAME && result['success'] !== false && opts.toolsAfterLoad) {
+      // Deferral in voice: the loaded schemas join the session before the model answers (SPEC §7).
+      // The browser sends this frame itself, so it applies the server's description guard here too.
+      const tools = opts.toolsAfterLoad().map((t) => ({ ...t, description: neutralizeInstructions(t.description).text }));
+      send({ type: 'session.update', session: { type: 'realtime', tools: toRealtimeTools(tools) } });
+    }
     send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(result) } });
     outputsWaiting = true;
     maybeCreateResponse();

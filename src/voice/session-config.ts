@@ -54,6 +54,11 @@ export function frameAsData(label: string, text: string, nonce: string = randomN
   return `${open}\n${body}\n${close}`;
 }
 
+/** Tool schemas in the realtime session's `tools` shape. */
+export function toRealtimeTools(tools: readonly HostToolSchema[]): RealtimeFunctionTool[] {
+  return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: { ...tool.parameters } }));
+}
+
 /**
  * Builds the `session` object of the opening `session.update` (OpenAI Realtime GA shape).
  *
@@ -74,12 +79,7 @@ export function buildRealtimeSessionConfig(options: RealtimeSessionConfigOptions
         frame('PAGE_STATE', capVoiceContext(options.context)),
     );
   }
-  const tools: RealtimeFunctionTool[] = options.tools.map((tool) => ({
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters: { ...tool.parameters },
-  }));
+  const tools = toRealtimeTools(options.tools);
   return {
     type: 'realtime',
     model: options.model,

@@ -67,6 +67,11 @@ export interface VoiceStartOptions {
   onUserUtterance?(text: string): UtteranceHandling;
   /** Called once when the session ends for any reason; the wiring cancels confirmations. */
   onEnd(reason: string): void;
+  /**
+   * After a successful `load_tools` call (SPEC §7): the tool set now active, so the engine can
+   * update its session. Descriptions are already neutralised.
+   */
+  toolsAfterLoad?(): HostToolSchema[];
 }
 
 /** One voice engine (SPEC §9). */

@@ -126,6 +126,20 @@ describe('WaveSession voice', () => {
     expect(events.filter((e) => e.type === 'voice-ended')).to.have.length(1);
   });
 
+  it('grows the voice tool set only through load_tools under deferral, and hands the engine the grown set', async () => {
+    const { session } = setup();
+    for (let i = 0; i < 25; i++) session.registerTool(`tool_${i}`, { description: `Tool number ${i}.`, handler: () => ({ i }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    const opened = engine.options!.tools.map((t) => t.name);
+    expect(opened).to.include('load_tools');
+    const deferred = Array.from({ length: 25 }, (_, i) => `tool_${i}`).find((n) => !opened.includes(n))!;
+    expect((await engine.call(deferred)).status).to.equal('unknown');
+    expect((await engine.call('load_tools', { names: [deferred] })).status).to.equal('succeeded');
+    expect(engine.options!.toolsAfterLoad!().map((t) => t.name)).to.include(deferred);
+    expect((await engine.call(deferred)).status).to.equal('succeeded');
+  });
+
   it('gives the engine the tools and context of the moment it starts; later changes are not sent', async () => {
     const { session } = setup();
     session.registerTool('add_scene', { description: 'Add a scene.', cost: 40, handler: () => ({}) });
