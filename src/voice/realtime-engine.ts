@@ -88,6 +88,18 @@ export function createVoiceSessionClient(options: {
   };
 }
 
+/** What a tool result may hold for the model in voice, as the server caps it in text (SPEC §10). */
+export const VOICE_RESULT_MAX_CHARS = 8000;
+
+/**
+ * In voice the browser hands results to the provider itself, so it applies the server's result
+ * guards here: instruction-like phrases neutralised, the text capped.
+ */
+export function guardVoiceResult(result: SanitizedResult): string {
+  const text = neutralizeInstructions(JSON.stringify(result)).text;
+  return text.length > VOICE_RESULT_MAX_CHARS ? text.slice(0, VOICE_RESULT_MAX_CHARS) + '\u2026[truncated]' : text;
+}
+
 /**
  * Creates the realtime voice engine. `start()` resolves once the socket is open and the opening
  * `session.update` frame is sent; it rejects (after `onEnd`) when the session cannot start.
@@ -193,7 +205,7 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       const tools = opts.toolsAfterLoad().map((t) => ({ ...t, description: neutralizeInstructions(t.description).text }));
       send({ type: 'session.update', session: { type: 'realtime', tools: toRealtimeTools(tools) } });
     }
-    send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(result) } });
+    send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: guardVoiceResult(result) } });
     outputsWaiting = true;
     maybeCreateResponse();
   };

@@ -51,6 +51,11 @@ row('dist/wave-chat.js (loader)', sizes(['wave-chat.js']));
 row('before the widget is usable', sizes(initial));
 for (const f of all.filter((f) => !initial.includes(f))) row(`  later, on use: ${f.replace(/-[\w-]+\.mjs$/, '')}`, sizes([f]));
 row('everything it may load', sizes(all));
+// A page validates with one engine: the interpreter (default) or ajv (opt-in), never both.
+const ajv = all.filter((f) => /\/ajv-/.test(f));
+const interpreter = all.filter((f) => /\/json-schema-interpreter-/.test(f));
+row('the most one page loads (default)', sizes(all.filter((f) => !ajv.includes(f))));
+row('the most one page loads (ajv)', sizes(all.filter((f) => !interpreter.includes(f))));
 
 // Time from the script's load event to window.VAWaveWidget, median of 15 cold page loads.
 const server = await startServer({ port: 0, host: '127.0.0.1', env: { ...process.env, WAVE_PROVIDER: 'offline' } });
