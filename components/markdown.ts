@@ -151,12 +151,14 @@ class Renderer {
         // A block-level text token (inside a tight list item) carries inline tokens.
         return token.tokens ? this.inline(token.tokens) : decodeEntities(token.text);
       default:
-        return 'tokens' in token && Array.isArray(token.tokens)
-          ? this.inline(token.tokens as Token[])
-          : typeof token.raw === 'string'
-            ? token.raw
-            : nothing;
+        return this.#unknown(token);
     }
+  }
+
+  /** A token kind we don't render specially: its inline children, else its raw text (as text). */
+  #unknown(token: Token): Renderable {
+    if ('tokens' in token && Array.isArray(token.tokens)) return this.inline(token.tokens as Token[]);
+    return typeof token.raw === 'string' ? token.raw : nothing;
   }
 
   heading(token: Tokens.Heading): Renderable {
@@ -233,11 +235,7 @@ class Renderer {
       case 'image':
         return this.image(token as Tokens.Image);
       default:
-        return 'tokens' in token && Array.isArray(token.tokens)
-          ? this.inline(token.tokens as Token[])
-          : typeof token.raw === 'string'
-            ? token.raw
-            : nothing;
+        return this.#unknown(token);
     }
   }
 
