@@ -39,14 +39,12 @@ export interface SpendGrantOptions {
   clock?: Clock;
   /** Tab-scoped mirror (sessionStorage in the browser). Omit for memory only. */
   storage?: KeyValueStorage;
-  /** Read a grant left in storage by this tab on construction (default true). */
-  restore?: boolean;
   onEvent?: (event: SpendGrantEvent, state: SpendGrantState) => void;
   /** Any change of the public state (including spent). */
   onChange?: (state: SpendGrantState) => void;
 }
 
-/** The live grant numbers (also what a valid stored record restores to). */
+/** The live grant numbers (what the storage mirror holds). */
 export interface GrantRecord {
   spent: number;
   cap: number;
@@ -64,23 +62,15 @@ export function spendGrantKey(siteId: string): string {
 /**
  * The spend grant.
  *
- * Storage and tampering. The authoritative grant lives in memory; sessionStorage is only a
- * tab-scoped mirror, written on every change and removed when the grant ends. An HMAC or
- * similar check would be pointless: any key the widget could use is readable by the same
- * scripts that can write the storage. So the rule is instead that storage can only ever make
- * a grant MORE restrictive:
- * - while the page lives, storage is never read again: a value written by another script has
- *   no effect at all;
- * - on a fresh load, a stored record is restored only if it is well-formed JSON with finite
- *   numbers, `spent >= 0`, `cap` a positive multiple of 200, `grantedAt <= now` and not yet
- *   expired; it restores with the cap clamped to 200 (a raise is never carried over), the
- *   stored spent (never less), and the expiry computed from the stored `grantedAt` (never
- *   extended). Anything else (garbage, negative spent, huge or odd cap, future `grantedAt`,
- *   expired) means no grant, and the record is removed.
- * - pagehide clears the grant (the session wires it), so normally nothing is left to restore.
- * A same-origin script that rewrites storage after our pagehide listener could at most leave
- * a 200-unit grant expiring within 30 minutes: the same page can call its handlers directly
- * anyway; the grant's job is to keep the model (and stale approvals) from spending.
+ * Storage and tampering. The authoritative grant lives in memory; sessionStorage is a
+ * tab-scoped mirror (SPEC §2: the grant is the one thing stored), written on every change and
+ * removed when the grant ends. Storage is never read back:
+ * - while the page lives, a value written by another script has no effect at all;
+ * - at start-up any record found is discarded, not restored: the grant is cleared on
+ *   `pagehide` (SPEC §5), so a record left at load time can only be forged, stale (a crash), or
+ *   another element's, and none of those is something this visitor granted here.
+ * An HMAC would add nothing: any key the widget holds is readable by the scripts that can write
+ * the storage.
  *
  * @example
  * const grant = new SpendGrant({ siteId: 'shop', storage: sessionStorage, onEvent: console.log });
@@ -103,7 +93,8 @@ export class SpendGrant {
     this.#clock = options.clock ?? systemClock;
     this.#storage = options.storage;
     this.#key = spendGrantKey(options.siteId ?? 'default');
-    if (options.restore !== false) this.#restore();
+    // A record present at start-up was not granted by this visitor on this page: discard it.
+    this.#removeStored();
   }
 
   /** Starts a grant: cap 200, expiring 30 minutes from now. An active grant is kept as it is. */
@@ -251,24 +242,6 @@ export class SpendGrant {
     }
   }
 
-  #restore(): void {
-    let raw: string | null = null;
-    try {
-      raw = this.#storage?.getItem(this.#key) ?? null;
-    } catch {
-      return;
-    }
-    if (raw === null) return;
-    const restored = parseStoredGrant(raw, this.#clock.now());
-    if (!restored) {
-      this.#removeStored();
-      return;
-    }
-    this.#live = restored;
-    this.#armExpiry();
-    this.#persist();
-  }
-
   #safe(fn: () => void): void {
     try {
       fn();
@@ -276,31 +249,4 @@ export class SpendGrant {
       /* observers cannot break the grant */
     }
   }
-}
-
-/**
- * Reads a stored grant record, or null when it must not be honoured. Exported for tests.
- * The result is never more generous than 200 units from the stored spent, expiring 30 minutes
- * after the stored grant time.
- *
- * @example
- * parseStoredGrant('{"spent":40,"cap":1000000,"grantedAt":0}', 60_000); // { spent: 40, cap: 200, grantedAt: 0, expiresAt: 1_800_000 }
- * parseStoredGrant('garbage', 0); // null
- */
-export function parseStoredGrant(raw: string, now: number): GrantRecord | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const { spent, cap, grantedAt } = value as Record<string, unknown>;
-  if (typeof spent !== 'number' || typeof cap !== 'number' || typeof grantedAt !== 'number') return null;
-  if (!Number.isFinite(spent) || !Number.isFinite(cap) || !Number.isFinite(grantedAt)) return null;
-  const step = SpendGrantLimits.capStep;
-  if (spent < 0 || cap < step || cap % step !== 0 || grantedAt > now) return null;
-  const expiresAt = grantedAt + SpendGrantLimits.ttlMs;
-  if (now >= expiresAt) return null;
-  return { spent, cap: step, grantedAt, expiresAt };
 }
