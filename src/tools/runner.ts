@@ -462,13 +462,14 @@ function readConsent(tool: ResolvedTool, args: Record<string, unknown>): Consent
   }
   let tier3: boolean;
   try {
-    tier3 = def.tier3 === true;
+    // Any truthy value is on, as the schema reports it (registry.toSchema): failing closed.
+    tier3 = Boolean(def.tier3);
   } catch {
     tier3 = true; // unreadable: the stricter reading
   }
   let confirm: boolean;
   try {
-    confirm = def.confirm === true;
+    confirm = Boolean(def.confirm);
   } catch {
     confirm = true;
   }

@@ -462,6 +462,24 @@ describe('ToolRunner', () => {
       expect(s.grant.state().spent).to.equal(0);
     });
 
+    it('reads confirm and tier3 as the schema reports them: any truthy value asks, and tier3 never uses the grant', async () => {
+      const s = setup();
+      s.grant.start();
+      let runs = 0;
+      s.register('wipe', { confirm: 'yes', handler: () => ++runs } as unknown as ToolDefinition);
+      s.register('buy', { cost: 40, tier3: 1, handler: () => ++runs } as unknown as ToolDefinition);
+      for (const name of ['wipe', 'buy']) {
+        expect(s.registry.toSchema(s.registry.get(name)!).confirm).to.equal(true);
+        const p = s.run(name);
+        const req = await s.confirmation();
+        expect(runs, `${name} ran before an answer`).to.equal(0);
+        if (name === 'buy') expect(req.offersSessionApproval).to.equal(false);
+        s.gate.answer(req.id, 'cancel', trusted);
+        expect((await p).status).to.equal('cancelled');
+      }
+      expect(s.grant.state().spent).to.equal(0);
+    });
+
     it('a call that would cross the cap asks once more with the running total; confirm raises by 200', async () => {
       const s = setup();
       s.grant.start();
