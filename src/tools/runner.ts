@@ -315,7 +315,9 @@ export class ToolRunner {
         if (last.kind !== 'failed') break;
       }
     } finally {
-      if (last.kind !== 'ok') mode.hold?.release();
+      // A handler that timed out or was stopped may still have spent: count it against the cap.
+      if (last.kind === 'failed') mode.hold?.release();
+      else if (last.kind !== 'ok') mode.hold?.commit();
     }
 
     if (last.kind === 'aborted') return this.#cancelled(callId, name, RunnerText.stopped, attempts);

@@ -462,6 +462,21 @@ describe('ToolRunner', () => {
       expect(s.grant.state().spent).to.equal(0);
     });
 
+    it('counts a covered call that timed out against the cap (it may have spent); a reported failure is not counted', async () => {
+      const s = setup();
+      s.grant.start();
+      s.register('slow_buy', { cost: 40, timeoutMs: 500, handler: () => new Promise(() => undefined) });
+      s.register('refused_buy', { cost: 40, handler: () => ({ success: false, error: 'card declined' }) });
+      const p = track(s.run('slow_buy'));
+      await turns();
+      await s.clock.tickAsync(500);
+      await turns();
+      expect(p.value?.status).to.equal('failed');
+      expect(s.grant.state().spent).to.equal(40);
+      expect((await s.run('refused_buy')).status).to.equal('failed');
+      expect(s.grant.state().spent).to.equal(40);
+    });
+
     it('reads confirm and tier3 as the schema reports them: any truthy value asks, and tier3 never uses the grant', async () => {
       const s = setup();
       s.grant.start();
