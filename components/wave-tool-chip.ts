@@ -9,6 +9,9 @@ import { toolChipStyles } from './wave-tool-chip.styles.js';
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 /** Builds the consent evidence from the DOM event the visitor produced. */
+/** How long after a confirmation takes focus before Enter on it confirms (Escape always cancels). */
+export const CONFIRM_SETTLE_MS = 600;
+
 export function evidenceFrom(event: Event): VisitorEvidence {
   // A keyboard-activated button fires a click with detail 0; a pointer click counts >= 1.
   const source: VisitorEvidence['source'] =
@@ -75,6 +78,8 @@ export class WaveToolChip extends LitElement {
 
   #focusedFor: string | null = null;
 
+  #focusedAt = -Infinity;
+
   constructor() {
     super();
     this.item = null;
@@ -107,6 +112,9 @@ export class WaveToolChip extends LitElement {
       this.#answer('cancel', event);
     } else if (event.key === 'Enter' && event.composedPath()[0] === this.group) {
       // On a focused button Enter already clicks it; only the group itself maps Enter to Confirm.
+      // The group takes focus on its own: an Enter meant for the composer (typed just as focus
+      // moved, or held down) must not confirm a paid or destructive action.
+      if (event.repeat || performance.now() - this.#focusedAt < CONFIRM_SETTLE_MS) return;
       event.preventDefault();
       this.#answer('confirm', event);
     }
@@ -116,6 +124,7 @@ export class WaveToolChip extends LitElement {
     const c = this.item?.status === ChipStatus.awaitingConfirmation ? this.item.confirmation : undefined;
     if (changed.has('item') && c && this.autoFocus && this.#focusedFor !== c.id && this.isConnected) {
       this.#focusedFor = c.id;
+      this.#focusedAt = performance.now();
       this.group?.focus({ preventScroll: false });
     }
   }

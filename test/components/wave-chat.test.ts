@@ -3,6 +3,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { get } from 'idb-keyval';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
+import { CONFIRM_SETTLE_MS } from '../../components/wave-tool-chip.js';
 import { idbTranscriptStore, type TranscriptStore } from '../../components/transcript-store.js';
 import { ChipStatus, ConversationStatus, type TranscriptItem, type WaveCoreEvent } from '../../src/agent/types.js';
 import { FakeSession, activeGrant, awaitingChip, realClick } from './fake-session.js';
@@ -186,6 +187,7 @@ describe('<wave-chat>', () => {
       sessionOf(el).update({ items: [awaitingChip('c1')] });
       await el.updateComplete;
       await nextFrame();
+      await aTimeout(CONFIRM_SETTLE_MS); // Enter confirms once the chip has held focus a moment
       await sendKeys({ press: 'Enter' });
       expect(sessionOf(el).answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'confirm', true]]);
     });

@@ -1,7 +1,7 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import './define-parts.js';
-import type { WaveToolChip } from '../../components/wave-tool-chip.js';
+import { CONFIRM_SETTLE_MS, type WaveToolChip } from '../../components/wave-tool-chip.js';
 import { ChipStatus } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
 
@@ -123,10 +123,14 @@ describe('<wave-tool-chip>', () => {
       expect(session.answers.every((a) => a.accepted)).to.equal(true);
     });
 
-    it('a new confirmation takes focus; Enter confirms from the keyboard', async () => {
+    it('a new confirmation takes focus; an Enter typed as focus arrives is ignored, a later Enter confirms', async () => {
       const session = new FakeSession();
       const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
       expect(el.shadowRoot!.activeElement).to.equal(part(el, 'chip'));
+      // An Enter meant for the composer, pressed just as the chip took focus, confirms nothing.
+      await sendKeys({ press: 'Enter' });
+      expect(session.answers).to.have.length(0);
+      await aTimeout(CONFIRM_SETTLE_MS);
       await sendKeys({ press: 'Enter' });
       expect(session.answers).to.have.length(1);
       expect(session.answers[0]).to.deep.include({ decision: 'confirm', accepted: true });
