@@ -127,7 +127,7 @@ export function classifyVoiceAnswer(utterance: string): { kind: VoiceAnswerKind 
 
 /** What the voice-consent hook needs from the session (implemented by the session wiring). */
 export interface VoiceAnswerTarget {
-  /** The one confirmation on screen, or null. With several, the oldest. */
+  /** The one confirmation on screen, or null. With several, the newest (the one the voice bubble shows). */
   pendingConfirmation(): ConfirmationRequest | null;
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
   revokeGrant(evidence: VisitorEvidence): boolean;

@@ -223,20 +223,36 @@ describe('WaveSession', () => {
       const loop = fakeLoop();
       const { session } = setup({ createLoop: loop.create });
       const id = session.state.conversationId;
-      expect(session.state.conversationId).to.equal(id);
-      session.registerTool('t', { handler: () => ({}) });
-      await session.callTool('t');
+      for (let i = 0; i < 25; i++) session.registerTool(`t_${i}`, { description: `Tool ${i}.`, handler: () => ({}) });
+      const deferred = session.getHostToolSchemas().find((s) => s.name === 'load_tools')!;
+      const hidden = session.registry.list().map((t) => t.name).find((n) => !session.getHostToolSchemas().some((s) => s.name === n))!;
+      expect(deferred).to.not.equal(undefined);
+      await session.callTool('load_tools', { names: [hidden] });
+      expect(session.getHostToolSchemas().map((s) => s.name)).to.include(hidden);
       session.approveSpending(trusted);
       void session.send('hello');
       await turns(2);
       session.restart();
       expect(session.state.items).to.deep.equal([]);
       expect(session.state.grant.active).to.equal(false);
+      expect(session.getHostToolSchemas().map((s) => s.name), 'loaded tools are forgotten').to.not.include(hidden);
       expect(session.state.conversationId).to.not.equal(id);
       expect(session.state.conversationId).to.match(/^[0-9a-f-]{36}$/);
       expect(loop.deps().conversationId()).to.equal(session.state.conversationId);
       expect(loop.calls[0]?.signal.aborted).to.equal(true);
       expect(loop.resets()).to.equal(1);
+    });
+
+    it('restart cancels an outstanding confirmation: the call resolves cancelled and the handler never runs', async () => {
+      const { session, waitingChip } = setup();
+      let runs = 0;
+      session.registerTool('wipe', { confirm: true, handler: () => ++runs });
+      const call = session.callTool('wipe', {});
+      await waitingChip();
+      session.restart();
+      const result = await call;
+      expect(result['cancelled']).to.equal(true);
+      expect(runs).to.equal(0);
     });
   });
 
