@@ -1,7 +1,8 @@
 /** The elements of wave-chat, their events and helpers (explicit named exports only). */
 export { WaveChat, WaveTheme } from './wave-chat.js';
 export { WaveTranscript } from './wave-transcript.js';
-export { WaveToolChip, chipText, evidenceFrom, type ToolItem } from './wave-tool-chip.js';
+export { WaveToolChip, chipText, type ToolItem } from './wave-tool-chip.js';
+export { evidenceFrom, guardVisitorActions, isLiveVisitorEvent } from './controllers/visitor-guard.js';
 export { WaveHeaderPill } from './wave-header-pill.js';
 export { WaveVoiceBubble } from './wave-voice-bubble.js';
 export { WaveComposer, WaveComposerSubmitEvent } from './wave-composer.js';

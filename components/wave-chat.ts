@@ -20,6 +20,7 @@ import {
 import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
 import type { VoiceEngine } from '../src/voice/types.js';
 import { SessionController } from './controllers/session-controller.js';
+import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
 import { idbTranscriptStore, persistableItems, type TranscriptStore } from './transcript-store.js';
@@ -171,6 +172,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare _history: readonly TranscriptItem[];
 
   #sessionInstance: WaveSessionApi | null = null;
+  #guarded: WaveSessionApi | null = null;
   #controllerInstance: SessionController | null = null;
   #loadAbort: AbortController | null = null;
   #saveQueued = false;
@@ -239,7 +241,9 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   /** The core session this element renders. */
   get session(): WaveSessionApi {
-    return this.#session;
+    // Visitor-only acts through this handle need a live, trusted DOM event (see visitor-guard.ts).
+    this.#guarded ??= guardVisitorActions(this.#session);
+    return this.#guarded;
   }
 
   /** The latest session state. */
@@ -457,7 +461,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           <wave-header-pill
             exportparts="pill"
             .grant=${state.grant}
-            .session=${this.#session}
+            .session=${this.session}
             .labels=${l}
             .costUnit=${this.costUnit}
           ></wave-header-pill>
@@ -475,7 +479,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
               .levelSource=${this.levelSource}
               .status=${lastTool ? chipText(lastTool, l, this.costUnit) : ''}
               .confirmation=${this.#pendingConfirmation(state.items)}
-              .session=${this.#session}
+              .session=${this.session}
               .labels=${l}
               .costUnit=${this.costUnit}
             ></wave-voice-bubble>`
@@ -486,7 +490,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           ?hidden=${this.voice}
           .items=${state.items}
           .history=${this._history}
-          .session=${this.#session}
+          .session=${this.session}
           .labels=${l}
           .costUnit=${this.costUnit}
           .allowedImageOrigins=${this.allowedImageOrigins}

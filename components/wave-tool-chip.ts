@@ -1,23 +1,16 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ChipStatus, type TranscriptItem, type WaveSessionApi } from '../src/agent/types.js';
-import type { ConfirmDecision, VisitorEvidence } from '../src/consent/types.js';
+import type { ConfirmDecision } from '../src/consent/types.js';
 import { chipDoneText, defaultLabels, formatLabel, type WaveLabels } from './labels.js';
+import { evidenceFrom } from './controllers/visitor-guard.js';
 import { baseStyles } from './theme.styles.js';
 import { toolChipStyles } from './wave-tool-chip.styles.js';
 
 /** The tool row of the transcript. */
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
-/** Builds the consent evidence from the DOM event the visitor produced. */
 /** How long after a confirmation takes focus before Enter on it confirms (Escape always cancels). */
 export const CONFIRM_SETTLE_MS = 600;
-
-export function evidenceFrom(event: Event): VisitorEvidence {
-  // A keyboard-activated button fires a click with detail 0; a pointer click counts >= 1.
-  const source: VisitorEvidence['source'] =
-    event instanceof KeyboardEvent ? 'keyboard' : event instanceof MouseEvent && event.detail !== 0 ? 'pointer' : 'keyboard';
-  return { isTrusted: event.isTrusted, source };
-}
 
 /** The text a chip shows for its state (shared with the voice bubble's status line). */
 export function chipText(item: ToolItem, labels: WaveLabels, costUnit: string): string {

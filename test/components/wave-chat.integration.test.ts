@@ -73,6 +73,32 @@ describe('<wave-chat> with the real WaveSession', () => {
     await waitFor(() => inChip(chips(el)[0]!, 'status')?.textContent?.includes('Added scene · −40 cr'), 'receipt');
   });
 
+  it('a page script holding the element\'s session cannot confirm, grant or revoke: it needs a live, trusted DOM event', async () => {
+    const el = await chatWithSceneTool();
+    let requestId = '';
+    el.addEventListener('wave-confirmation-shown', (e) => (requestId = e.detail.request.id));
+    const result = el.callTool('add_scene', {});
+    const chip = await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
+    const literal = { isTrusted: true, source: 'pointer' } as const;
+    const synthetic = { ...literal, event: new MouseEvent('click') };
+    const lookalike = { ...literal, event: Object.create(MouseEvent.prototype) as Event };
+    expect(el.session.answerConfirmation(requestId, 'confirm', literal)).to.equal(false);
+    expect(el.session.answerConfirmation(requestId, 'approve-session', synthetic)).to.equal(false);
+    expect(el.session.answerConfirmation(requestId, 'confirm', lookalike)).to.equal(false);
+    expect((el.session as WaveSession).approveSpending(literal)).to.equal(false);
+    expect(el.state.grant.active).to.equal(false);
+    // A trusted click kept and replayed after its dispatch is refused too.
+    let kept: Event | null = null;
+    document.addEventListener('click', (e) => (kept = e), { once: true, capture: true });
+    await realClick(document.body);
+    expect(kept).to.not.equal(null);
+    expect(el.session.answerConfirmation(requestId, 'confirm', { ...literal, event: kept! } as typeof literal)).to.equal(false);
+    await nextFrame();
+    expect(runs).to.equal(0);
+    await realClick(inChip(chip, 'confirm-button')!);
+    expect(await result).to.deep.include({ success: true, scene: 1 });
+  });
+
   it('Escape cancels: the handler never runs and the chip reads cancelled', async () => {
     const el = await chatWithSceneTool();
     const result = el.callTool('add_scene', {});

@@ -48,7 +48,7 @@ describe('<wave-chat>', () => {
       el.getHostToolSchemas();
       expect(sessions).to.have.length(1);
       expect(seenSiteId).to.equal('shop-7');
-      expect(el.session).to.equal(sessions[0]);
+      expect(sessionOf(el).answers, 'the element hands out the factory\'s session (guarded)').to.equal(sessions[0]!.answers);
     });
 
     it('shows the launcher and hides the panel while closed', async () => {
