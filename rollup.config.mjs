@@ -76,7 +76,7 @@ export default [
   },
   // ESM for npm consumers: modules preserved, dependencies left as imports.
   {
-    input: { 'src/index': 'src/index.ts', 'components/index': 'components/index.ts' },
+    input: { 'src/index': 'src/index.ts', 'components/index': 'components/index.ts', 'components/define': 'components/define.ts' },
     // Paths mirror the sources (dist/esm/src/…, dist/esm/components/…) so tsc's .d.ts files sit beside them.
     output: { dir: 'dist/esm', format: 'es', preserveModules: true, preserveModulesRoot: '.', entryFileNames: '[name].js', sourcemap: true },
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
