@@ -5,7 +5,7 @@
 import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
 import { createLevelMeter } from './level-meter.js';
-import { VoiceEndReason, VoiceState } from './types.js';
+import { beginVoiceStart, VoiceEndReason, VoiceState } from './types.js';
 import type { VoiceEngine, VoiceStartOptions } from './types.js';
 
 /** The part of `SpeechRecognition` the engine uses. */
@@ -236,14 +236,7 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
       if (state !== VoiceState.idle) throw new Error(`voice engine already ${state}`);
       start = startOptions;
       const { signal } = startOptions;
-      const onAbort = () => end(VoiceEndReason.aborted);
-      signal.addEventListener('abort', onAbort, { once: true });
-      removeAbort = () => signal.removeEventListener('abort', onAbort);
-      setState(VoiceState.connecting);
-      if (signal.aborted) {
-        end(VoiceEndReason.aborted);
-        throw signal.reason;
-      }
+      removeAbort = beginVoiceStart(signal, () => end(VoiceEndReason.aborted), () => setState(VoiceState.connecting));
       const Recognition = options.SpeechRecognitionImpl ?? globalRecognition();
       if (!Recognition) {
         end(VoiceEndReason.error, VoiceState.error);

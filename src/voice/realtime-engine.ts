@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '../transport/protocol.js';
 import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/protocol.js';
 import { createBrowserAudio } from './browser-audio.js';
 import type { RealtimeAudio } from './browser-audio.js';
-import { VoiceEndReason, VoiceState, VoiceToolWaitMs } from './types.js';
+import { beginVoiceStart, VoiceEndReason, VoiceState, VoiceToolWaitMs } from './types.js';
 import type { VoiceEngine, VoiceStartOptions } from './types.js';
 import { toRealtimeTools } from './session-config.js';
 
@@ -337,14 +337,7 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       if (state !== VoiceState.idle) throw new Error(`voice engine already ${state}`);
       start = startOptions;
       const { signal } = startOptions;
-      const onAbort = () => end(VoiceEndReason.aborted);
-      signal.addEventListener('abort', onAbort, { once: true });
-      removeAbort = () => signal.removeEventListener('abort', onAbort);
-      setState(VoiceState.connecting);
-      if (signal.aborted) {
-        end(VoiceEndReason.aborted);
-        throw signal.reason;
-      }
+      removeAbort = beginVoiceStart(signal, () => end(VoiceEndReason.aborted), () => setState(VoiceState.connecting));
       audio = options.audio === undefined ? createBrowserAudio() : options.audio;
       try {
         // The microphone first: a refusal costs no minted credentials.

@@ -91,3 +91,22 @@ export const VoiceToolWaitMs = {
   ordinary: 30_000,
   confirming: 240_000,
 } as const;
+
+/**
+ * The opening every engine's `start` shares: ends the engine when `signal` aborts (returning
+ * the listener's remover) and moves it to `connecting`; throws the abort reason if the signal
+ * was already aborted.
+ *
+ * @example
+ * removeAbort = beginVoiceStart(signal, () => end(VoiceEndReason.aborted), () => setState(VoiceState.connecting));
+ */
+export function beginVoiceStart(signal: AbortSignal, endAborted: () => void, connecting: () => void): () => void {
+  signal.addEventListener('abort', endAborted, { once: true });
+  const remove = () => signal.removeEventListener('abort', endAborted);
+  connecting();
+  if (signal.aborted) {
+    endAborted();
+    throw signal.reason;
+  }
+  return remove;
+}
