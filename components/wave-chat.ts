@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import {
-  ChipStatus,
   ConversationStatus,
   type PageToolsApi,
   type SessionState,
@@ -19,6 +18,7 @@ import {
 } from '../src/agent/browser-session.js';
 import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
 import type { VoiceEngine } from '../src/voice/types.js';
+import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
 import { SessionController } from './controllers/session-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
@@ -424,14 +424,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
     return null;
   }
 
-  #pendingConfirmation(items: readonly TranscriptItem[]): ToolItem | null {
-    for (let i = items.length - 1; i >= 0; i--) {
-      const it = items[i];
-      if (it?.kind === 'tool' && it.status === ChipStatus.awaitingConfirmation) return it;
-    }
-    return null;
-  }
-
   protected override render() {
     const l = this.#resolvedLabels;
     const state = this.state;
@@ -478,7 +470,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
               .level=${this.voiceLevel}
               .levelSource=${this.levelSource}
               .status=${lastTool ? chipText(lastTool, l, this.costUnit) : ''}
-              .confirmation=${this.#pendingConfirmation(state.items)}
+              .confirmation=${onScreenConfirmation(state.items)}
               .session=${this.session}
               .labels=${l}
               .costUnit=${this.costUnit}

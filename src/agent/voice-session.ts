@@ -17,8 +17,8 @@ export interface VoiceSessionHost {
   context(): string | null;
   /** The runner, exactly as model calls use it (source 'model'). */
   runTool(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
-  /** The confirmations waiting, oldest first. */
-  pendingConfirmations(): ConfirmationRequest[];
+  /** The confirmation on screen (the newest waiting; see on-screen-confirmation.ts), or null. */
+  onScreenConfirmation(): ConfirmationRequest | null;
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
   revokeGrant(evidence: VisitorEvidence): boolean;
   grantActive(): boolean;
@@ -166,8 +166,8 @@ export class VoiceSession {
 
   #answer(text: string): UtteranceHandling {
     const host = this.#host;
-    // The confirmation on screen is the newest one: the voice bubble shows that one.
-    const pendingConfirmation = () => host.pendingConfirmations().at(-1) ?? null;
+    // The same rule picks what the voice bubble shows.
+    const pendingConfirmation = () => host.onScreenConfirmation();
     if (classifyVoiceAnswer(text).kind === VoiceAnswerKind.grant && !pendingConfirmation()) {
       // A blanket phrase with nothing on screen grants for the cost-bearing tools to come.
       if (host.grantActive()) return 'consumed';

@@ -17,6 +17,7 @@ import type { HostToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOut
 import { ArgumentValidator } from '../tools/validator.js';
 import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
+import { onScreenConfirmation } from './on-screen-confirmation.js';
 import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
@@ -147,7 +148,7 @@ export class WaveSession implements WaveSessionApi {
       schemas: () => this.getHostToolSchemas(),
       context: () => this.#context.get(),
       runTool: (call, signal) => this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
-      pendingConfirmations: () => this.#gate.pending(),
+      onScreenConfirmation: () => onScreenConfirmation(this.#state.items)?.confirmation ?? null,
       answerConfirmation: (id, decision, evidence) => this.answerConfirmation(id, decision, evidence),
       revokeGrant: (evidence) => this.revokeGrant(evidence),
       grantActive: () => this.#grant.state().active,
