@@ -88,6 +88,13 @@ export function createVoiceSessionClient(options: {
   };
 }
 
+/** getUserMedia's refusals: the visitor said no, the page may not ask, or there is no microphone. */
+function isMicRefusal(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = error instanceof Error ? error.message : '';
+  return ['NotAllowedError', 'SecurityError', 'NotFoundError', 'OverconstrainedError'].some((n) => n === name || message === n);
+}
+
 /** What a tool result may hold for the model in voice, as the server caps it in text (SPEC §10). */
 export const VOICE_RESULT_MAX_CHARS = 8000;
 
@@ -351,7 +358,8 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
           },
         });
       } catch (error) {
-        end(VoiceEndReason.micDenied, VoiceState.error);
+        // Only a refusal (or no microphone at all) is "mic denied"; an audio failure is an error.
+        end(isMicRefusal(error) ? VoiceEndReason.micDenied : VoiceEndReason.error, VoiceState.error);
         throw error;
       }
       let session: VoiceSessionResponse;

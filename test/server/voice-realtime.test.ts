@@ -456,6 +456,19 @@ describe('realtime engine', () => {
     h.engine.stop();
   });
 
+  it('an audio failure that is not a refusal ends as an error, not as a denied microphone', async () => {
+    const ends: string[] = [];
+    const engine = createRealtimeEngine({
+      createSession: async () => assert.fail('no credentials after an audio failure'),
+      audio: { start: () => Promise.reject(new TypeError('AudioWorklet failed to load')), play() {}, interrupt() {}, inputLevel: () => 0, outputLevel: () => 0, close() {} },
+    });
+    await assert.rejects(
+      engine.start({ signal: new AbortController().signal, tools: [], context: null, runTool: () => new Promise(() => {}), isConfirming: () => false, onState() {}, onTranscript() {}, onEnd: (r) => ends.push(r) }),
+      /AudioWorklet/,
+    );
+    assert.deepEqual(ends, ['error']);
+  });
+
   it('a refused microphone ends the session in error before any credentials are minted', async () => {
     let minted = 0;
     const ends: string[] = [];
