@@ -14,9 +14,8 @@ import { createRealtimeBroker } from '../../src/server/voice-broker.js';
 import { bytesToBase64, floatToPcm16, resample } from '../../src/voice/pcm.js';
 import { createRealtimeEngine } from '../../src/voice/realtime-engine.js';
 import type { WebSocketConstructorLike } from '../../src/voice/realtime-engine.js';
+import { chromiumArgs, chromiumPath } from '../chromium.mjs';
 
-const chromiumModule: string = '../chromium.mjs';
-const { chromiumArgs, chromiumPath } = (await import(chromiumModule)) as { chromiumArgs: string[]; chromiumPath(): string };
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const quantile = (xs: number[], q: number) => {

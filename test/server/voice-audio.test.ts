@@ -3,27 +3,12 @@
 // a playwright-core script test in Node rather than a wtr test.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { audioFixture as wav, launchWithMicrophone, serveBundledPage } from '../helpers/fake-microphone.js';
 
-// test/chromium.mjs has no declaration file; a typed dynamic import keeps this file strict.
-const chromiumModule: string = '../chromium.mjs';
-const { chromiumArgs, chromiumPath } = (await import(chromiumModule)) as { chromiumArgs: string[]; chromiumPath(): string };
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const wav = (name: string) => fileURLToPath(new URL(`../fixtures/audio/${name}`, import.meta.url));
-
-let server: Server;
-let origin = '';
+let page: { origin: string; close(): Promise<void> };
 
 before(async () => {
-  const bundle = await build({
-    stdin: {
-      contents: `
+  page = await serveBundledPage(`
         import { createLevelMeter } from './src/voice/level-meter.ts';
         window.sampleLevels = async (durationMs) => {
           const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false } });
@@ -44,48 +29,19 @@ before(async () => {
           stream.getTracks().forEach((t) => t.stop());
           await ctx.close();
           return { levels, afterDispose };
-        };`,
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    target: 'es2022',
-  });
-  const script = bundle.outputFiles[0]!.text;
-  server = createServer((req, res) => {
-    if (req.url === '/meter.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(script);
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><title>meter</title><script type="module" src="/meter.js"></script>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        };`);
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => page.close());
 
 /** Launches Chromium with `file` as the microphone and samples level() for `ms`. */
 async function levelsFor(file: string, ms: number): Promise<{ levels: number[]; afterDispose: number }> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      ...chromiumArgs,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${file}`,
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  const browser = await launchWithMicrophone(file);
   try {
-    const page = await browser.newPage();
-    await page.goto(`${origin}/`);
-    await page.waitForFunction(() => 'sampleLevels' in window);
-    return await page.evaluate((d) => (window as unknown as { sampleLevels(d: number): Promise<{ levels: number[]; afterDispose: number }> }).sampleLevels(d), ms);
+    const tab = await browser.newPage();
+    await tab.goto(`${page.origin}/`);
+    await tab.waitForFunction(() => 'sampleLevels' in window);
+    return await tab.evaluate((d) => (window as unknown as { sampleLevels(d: number): Promise<{ levels: number[]; afterDispose: number }> }).sampleLevels(d), ms);
   } finally {
     await browser.close();
   }

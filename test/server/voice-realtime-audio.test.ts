@@ -5,22 +5,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-
-// test/chromium.mjs has no declaration file; a typed dynamic import keeps this file strict.
-const chromiumModule: string = '../chromium.mjs';
-const { chromiumArgs, chromiumPath } = (await import(chromiumModule)) as { chromiumArgs: string[]; chromiumPath(): string };
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const wav = (name: string) => fileURLToPath(new URL(`../fixtures/audio/${name}`, import.meta.url));
+import { audioFixture as wav, launchWithMicrophone, serveBundledPage } from '../helpers/fake-microphone.js';
 
 type Frame = { type: string; [key: string]: unknown };
 
@@ -74,34 +63,14 @@ const ENTRY = `
     return { ...run, state: engine.state, inputAfterStop: engine.inputLevel() };
   };`;
 
-let http: Server;
-let origin = '';
+let http: { origin: string; close(): Promise<void> };
 let wss: WebSocketServer;
 let wsUrl = '';
 const connections: Array<{ socket: WebSocket; frames: Frame[]; protocols: string }> = [];
 const waiting: Array<() => void> = [];
 
 before(async () => {
-  const bundle = await build({
-    stdin: { contents: ENTRY, resolveDir: root, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    target: 'es2022',
-  });
-  const script = bundle.outputFiles[0]!.text;
-  http = createServer((req, res) => {
-    if (req.url === '/voice.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(script);
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><title>voice</title><script type="module" src="/voice.js"></script>');
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  http = await serveBundledPage(ENTRY);
 
   // The fake Realtime API: accepts the 'realtime' subprotocol and records every client frame.
   wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: (p) => (p.has('realtime') ? 'realtime' : false) });
@@ -118,7 +87,7 @@ before(async () => {
 after(async () => {
   for (const client of wss.clients) client.terminate();
   await new Promise((resolve) => wss.close(resolve));
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await http.close();
 });
 
 /** Per-chunk RMS (0..1) of the base64 PCM16 in each `input_audio_buffer.append` frame. */
@@ -161,20 +130,11 @@ const callPage = <T>(page: Page, fn: string, arg?: unknown): Promise<T> =>
 /** Launches Chromium with `file` as the microphone, runs the engine for `ms`, then plays a tone. */
 async function runFor(file: string, ms: number): Promise<RunResult> {
   const index = connections.length;
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      ...chromiumArgs,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${file}`,
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  const browser = await launchWithMicrophone(file);
   try {
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto(`${origin}/`);
+    await page.goto(`${http.origin}/`);
     await page.waitForFunction(() => 'startVoice' in window);
     const startState = await callPage<string>(page, 'startVoice', wsUrl);
     if (connections.length === index) await new Promise<void>((resolve) => waiting.push(resolve));
