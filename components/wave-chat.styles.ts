@@ -1,5 +1,22 @@
 import { css } from 'lit';
 
+/** The dark palette, one copy: for theme="dark", and for theme="auto" under a dark colour scheme. */
+const darkTokens = css`
+  --_accent: var(--wave-dark-accent, #6ea8fe);
+  --_on-accent: var(--wave-dark-on-accent, #0b1220);
+  --_surface: var(--wave-dark-surface, #16181d);
+  --_surface-2: var(--wave-dark-surface-2, #23262d);
+  --_text: var(--wave-dark-text, #e6e8eb);
+  --_muted: var(--wave-dark-muted, #9aa4b2);
+  --_border: var(--wave-dark-border, #3a3f48);
+  --_danger: var(--wave-dark-danger, #ff8182);
+  --_success: var(--wave-dark-success, #56d364);
+  --_focus: var(--wave-dark-focus, #6ea8fe);
+  --_pill-bg: var(--wave-dark-pill-bg, #3b2f00);
+  --_pill-text: var(--wave-dark-pill-text, #f8e3a1);
+  --_pill-border: var(--wave-dark-pill-border, #9e6a03);
+`;
+
 export const waveChatStyles = css`
   :host {
     /* Public --wave-* properties mapped once to private tokens the sub-elements read. */
@@ -27,36 +44,12 @@ export const waveChatStyles = css`
     font-size: var(--wave-font-size, 15px);
   }
   :host([theme='dark']) {
-    --_accent: var(--wave-dark-accent, #6ea8fe);
-    --_on-accent: var(--wave-dark-on-accent, #0b1220);
-    --_surface: var(--wave-dark-surface, #16181d);
-    --_surface-2: var(--wave-dark-surface-2, #23262d);
-    --_text: var(--wave-dark-text, #e6e8eb);
-    --_muted: var(--wave-dark-muted, #9aa4b2);
-    --_border: var(--wave-dark-border, #3a3f48);
-    --_danger: var(--wave-dark-danger, #ff8182);
-    --_success: var(--wave-dark-success, #56d364);
-    --_focus: var(--wave-dark-focus, #6ea8fe);
-    --_pill-bg: var(--wave-dark-pill-bg, #3b2f00);
-    --_pill-text: var(--wave-dark-pill-text, #f8e3a1);
-    --_pill-border: var(--wave-dark-pill-border, #9e6a03);
+    ${darkTokens}
   }
   @media (prefers-color-scheme: dark) {
     :host([theme='auto']),
     :host(:not([theme])) {
-      --_accent: var(--wave-dark-accent, #6ea8fe);
-      --_on-accent: var(--wave-dark-on-accent, #0b1220);
-      --_surface: var(--wave-dark-surface, #16181d);
-      --_surface-2: var(--wave-dark-surface-2, #23262d);
-      --_text: var(--wave-dark-text, #e6e8eb);
-      --_muted: var(--wave-dark-muted, #9aa4b2);
-      --_border: var(--wave-dark-border, #3a3f48);
-      --_danger: var(--wave-dark-danger, #ff8182);
-      --_success: var(--wave-dark-success, #56d364);
-      --_focus: var(--wave-dark-focus, #6ea8fe);
-      --_pill-bg: var(--wave-dark-pill-bg, #3b2f00);
-      --_pill-text: var(--wave-dark-pill-text, #f8e3a1);
-      --_pill-border: var(--wave-dark-pill-border, #9e6a03);
+      ${darkTokens}
     }
   }
   .launcher {

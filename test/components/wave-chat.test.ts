@@ -1,5 +1,5 @@
 import { aTimeout, expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import { get } from 'idb-keyval';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
@@ -121,6 +121,19 @@ describe('<wave-chat>', () => {
       el.theme = 'light';
       await el.updateComplete;
       expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(255, 255, 255)');
+    });
+
+    it('follows a dark colour scheme with theme="auto" (the same dark tokens), and theme="light" overrides it', async () => {
+      await emulateMedia({ colorScheme: 'dark' });
+      try {
+        const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+        expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(22, 24, 29)');
+        el.theme = 'light';
+        await el.updateComplete;
+        expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(255, 255, 255)');
+      } finally {
+        await emulateMedia({ colorScheme: 'light' });
+      }
     });
 
     it('honours --wave-* custom properties', async () => {
