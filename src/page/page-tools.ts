@@ -173,6 +173,15 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
 
   const aborted = (context: HandlerContext | undefined): void => context?.signal?.throwIfAborted();
 
+  /** A handler acting on the element behind `args.ref`: stops if aborted, refuses a stale or forbidden ref. */
+  const onRef =
+    (act: (target: { el: Element; ref: string; info: ControlInfo }, args: Record<string, unknown>) => unknown) =>
+    (args: Record<string, unknown>, context: HandlerContext): unknown => {
+      aborted(context);
+      const found = resolve(args);
+      return 'el' in found ? act(found, args) : found;
+    };
+
   const readPage: BuiltinToolDefinition = {
     description:
       'Read what the visitor currently sees on this page, as a compact outline with one node per line. ' +
@@ -234,11 +243,7 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
       const found = resolve(args);
       return 'el' in found && (isSubmitControl(found.el) || isLeavingLink(found.el));
     },
-    handler: (args: Record<string, unknown>, context: HandlerContext) => {
-      aborted(context);
-      const found = resolve(args);
-      if (!('el' in found)) return found;
-      const { el, ref, info } = found;
+    handler: onRef(({ el, ref, info }) => {
       if (isDisabled(el)) return fail(`"${accessibleName(el, info)}" is disabled; it cannot be clicked now.`);
       const described = describe(el, ref, info);
       const notCancelled = simulateClick(el);
@@ -248,7 +253,7 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
       }
       if (!notCancelled) result['note'] = 'The page handled the click itself (its default action was prevented).';
       return result;
-    },
+    }),
     summary: (_args: unknown, result: unknown) =>
       succeeded(result) ? `Clicked ${nameOf(result, 'the element')}` : failureText(result),
   };
@@ -268,11 +273,7 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
       additionalProperties: false,
     },
     runningLabel: 'Filling in a field…',
-    handler: (args: Record<string, unknown>, context: HandlerContext) => {
-      aborted(context);
-      const found = resolve(args);
-      if (!('el' in found)) return found;
-      const { el, ref, info } = found;
+    handler: onRef(({ el, ref, info }, args) => {
       const value = argString(args, 'value');
       if (value === undefined) return fail('fill_field needs a text "value".');
       const name = accessibleName(el, info);
@@ -295,7 +296,7 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
         return filled(el, ref, info, value);
       }
       return fail(`"${name}" cannot be typed into: use click_element or select_option.`);
-    },
+    }),
     summary: (_args: unknown, result: unknown) =>
       succeeded(result) ? `Filled in ${nameOf(result, 'a field')}` : failureText(result),
   };
@@ -362,18 +363,14 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
       additionalProperties: false,
     },
     runningLabel: 'Choosing an option…',
-    handler: (args: Record<string, unknown>, context: HandlerContext) => {
-      aborted(context);
-      const found = resolve(args);
-      if (!('el' in found)) return found;
-      const { el, ref, info } = found;
+    handler: onRef(({ el, ref, info }, args) => {
       const value = argString(args, 'value');
       if (value === undefined) return fail('select_option needs a "value".');
       if (isDisabled(el)) return fail(`"${accessibleName(el, info)}" is disabled; nothing can be chosen now.`);
       if (el.localName === 'select') return selectIn(el as HTMLSelectElement, ref, info, value);
       if (info.role === Role.radio) return toggle(el, ref, info, 'true');
       return fail(`"${accessibleName(el, info)}" is a ${info.role}, not a select: use click_element or fill_field.`);
-    },
+    }),
     summary: (_args: unknown, result: unknown) => {
       if (!succeeded(result)) return failureText(result);
       const selected = resultField(result, 'selected');
@@ -390,13 +387,10 @@ export function createPageTools(options: PageToolsOptions = {}): Record<string, 
       additionalProperties: false,
     },
     runningLabel: 'Scrolling…',
-    handler: (args: Record<string, unknown>, context: HandlerContext) => {
-      aborted(context);
-      const found = resolve(args);
-      if (!('el' in found)) return found;
-      revealElement(found.el);
-      return { success: true, ...describe(found.el, found.ref, found.info) };
-    },
+    handler: onRef(({ el, ref, info }) => {
+      revealElement(el);
+      return { success: true, ...describe(el, ref, info) };
+    }),
     summary: (_args: unknown, result: unknown) =>
       succeeded(result) ? `Scrolled to ${nameOf(result, 'the element')}` : failureText(result),
   };
