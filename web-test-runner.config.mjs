@@ -7,10 +7,10 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, normalize, sep } from 'node:path';
 
-// The public corpora live beside the repository (../shared/corpora), read-only.
-const corporaDir = fileURLToPath(new URL('../shared/corpora/', import.meta.url));
+// The public corpora the tests use, copied into the repository with their SOURCE and LICENSE.
+const corporaDir = fileURLToPath(new URL('./test/corpora/', import.meta.url));
 
-/** Serves `/corpora/<folder>/<file>` from ../shared/corpora for the XSS and guard tests. */
+/** Serves `/corpora/<folder>/<file>` from test/corpora for the XSS and guard tests. */
 function corpora() {
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/corpora/')) return next();

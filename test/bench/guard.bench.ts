@@ -1,13 +1,13 @@
 /**
  * Guard benchmark: neutralise throughput (MB/s) on realistic inputs and per-family
- * neutralisation / false-positive figures over the corpora in ../shared/corpora.
+ * neutralisation / false-positive figures over the corpora in test/corpora.
  * Run: node --import tsx test/bench/guard.bench.ts
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createNonce, envelope, neutralizeInstructions } from '../../src/guard/index.js';
 
-const CORPORA = new URL('../../../shared/corpora/', import.meta.url);
+const CORPORA = new URL('../corpora/', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, CORPORA), 'utf8');
 type Row = Record<string, unknown>;
 const rows = (path: string): Row[] => JSON.parse(read(path)) as Row[];

@@ -1,5 +1,5 @@
 /**
- * The guards measured against the public corpora in ../shared/corpora (SPEC §10, issue 4).
+ * The guards measured against the public corpora in test/corpora (SPEC §10, issue 4).
  * Prints every per-family figure; asserts the targets.
  */
 import { describe, it } from 'node:test';
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createNonce, envelope, findInstructionSpans, foldText, neutralizeInstructions } from '../../src/guard/index.js';
 
-const CORPORA = new URL('../../../shared/corpora/', import.meta.url);
+const CORPORA = new URL('../corpora/', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, CORPORA), 'utf8');
 const readJson = (path: string): unknown => JSON.parse(read(path));
 
