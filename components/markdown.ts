@@ -5,6 +5,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { Lexer, type Token, type Tokens } from 'marked';
+import { characterEntities } from 'character-entities';
 
 export interface MarkdownOptions {
   /** Origins (e.g. `https://cdn.example.com`) images may load from; default none. */
@@ -17,44 +18,71 @@ export interface MarkdownOptions {
 
 type Renderable = TemplateResult | string | typeof nothing | Renderable[];
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  colon: ':',
-  lpar: '(',
-  rpar: ')',
-  sol: '/',
-  tab: '\t',
-  newline: '\n',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-};
-
 /**
- * Decodes the HTML character references a Markdown text may carry, without an HTML parser.
+ * Decodes the HTML character references a Markdown text may carry, without an HTML parser:
+ * numeric ones, and every HTML5 named one (the maintained `character-entities` table), each
+ * with its semicolon as CommonMark requires.
  *
  * @example
  * decodeEntities('Fish &amp; chips &#x2764;'); // "Fish & chips ❤"
  */
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
-  return text.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g, (whole, ref: string) => {
+  return text.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/g, (whole, ref: string) => {
     if (ref[0] === '#') {
       const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       // NUL, surrogates and out-of-range code points become U+FFFD, as the HTML parser does.
       if (!Number.isFinite(code) || code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
       return String.fromCodePoint(code);
     }
-    return NAMED_ENTITIES[ref] ?? whole;
+    return Object.hasOwn(characterEntities, ref) ? characterEntities[ref]! : whole;
   });
+}
+
+// What a URL may carry unencoded (as CommonMark's reference implementations normalise).
+const URI_UNRESERVED = /[A-Za-z0-9;/?:@&=+$,\-_.!~*'()#]/;
+
+/**
+ * Percent-encodes a link destination as CommonMark does before use: characters outside the
+ * URI set are encoded as UTF-8, valid `%XX` escapes are kept, so `foo\bar` stays one path
+ * segment (`foo%5Cbar`) instead of the URL parser turning the backslash into a slash.
+ *
+ * @example
+ * encodeDestination('foo\\bar'); // "foo%5Cbar"
+ */
+export function encodeDestination(raw: string): string {
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '%' && /^[0-9a-fA-F]{2}$/.test(raw.slice(i + 1, i + 3))) {
+      out += raw.slice(i, i + 3);
+      i += 2;
+    } else if (URI_UNRESERVED.test(c)) {
+      out += c;
+    } else {
+      const code = raw.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      // A lone surrogate cannot be encoded: it becomes U+FFFD, as the URL parser would.
+      out += code >= 0xd800 && code <= 0xdfff ? '%EF%BF%BD' : encodeURIComponent(String.fromCodePoint(code));
+    }
+  }
+  return out;
+}
+
+/**
+ * A destination resolved against `baseUrl`, or null unless its scheme is allowed both as a
+ * browser would read the raw text (so control characters cannot smuggle `javascript:` past
+ * the check) and after CommonMark's percent-encoding.
+ */
+function resolveDestination(raw: string, baseUrl: string, schemes: readonly string[]): URL | null {
+  const decoded = decodeEntities(raw).trim();
+  try {
+    if (!schemes.includes(new URL(decoded, baseUrl).protocol)) return null;
+    const url = new URL(encodeDestination(decoded), baseUrl);
+    return schemes.includes(url.protocol) ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 function defaultBase(): string {
@@ -70,14 +98,7 @@ function defaultBase(): string {
  * safeLinkHref('/pricing', 'https://shop.example/'); // "https://shop.example/pricing"
  */
 export function safeLinkHref(raw: string, baseUrl: string = defaultBase()): string | null {
-  let url: URL;
-  try {
-    url = new URL(decodeEntities(raw).trim(), baseUrl);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'mailto:') return null;
-  return url.href;
+  return resolveDestination(raw, baseUrl, ['http:', 'https:', 'mailto:'])?.href ?? null;
 }
 
 /**
@@ -88,14 +109,8 @@ export function safeLinkHref(raw: string, baseUrl: string = defaultBase()): stri
  */
 export function safeImageSrc(raw: string, allowedOrigins: readonly string[], baseUrl: string = defaultBase()): string | null {
   if (allowedOrigins.length === 0) return null;
-  let url: URL;
-  try {
-    url = new URL(decodeEntities(raw).trim(), baseUrl);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return allowedOrigins.includes(url.origin) ? url.href : null;
+  const url = resolveDestination(raw, baseUrl, ['http:', 'https:']);
+  return url && allowedOrigins.includes(url.origin) ? url.href : null;
 }
 
 /** Plain text of inline tokens (for alt text and titles). */
@@ -135,7 +150,7 @@ class Renderer {
       case 'heading':
         return this.heading(token as Tokens.Heading);
       case 'code':
-        return html`<pre><code>${token.text}</code></pre>`;
+        return this.code(token as Tokens.Code);
       case 'blockquote':
         return html`<blockquote>${this.blocks(token.tokens ?? [])}</blockquote>`;
       case 'hr':
@@ -159,6 +174,12 @@ class Renderer {
   #unknown(token: Token): Renderable {
     if ('tokens' in token && Array.isArray(token.tokens)) return this.inline(token.tokens as Token[]);
     return typeof token.raw === 'string' ? token.raw : nothing;
+  }
+
+  code(token: Tokens.Code): Renderable {
+    // The info string's first word names the language, as a class (`language-ruby`) a host may style.
+    const language = decodeEntities(token.lang ?? '').trim().split(/\s+/)[0];
+    return html`<pre><code class=${language ? `language-${language}` : nothing}>${token.text}</code></pre>`;
   }
 
   heading(token: Tokens.Heading): Renderable {
@@ -251,7 +272,8 @@ class Renderer {
     const alt = plainText(token.tokens, token.text);
     const src = safeImageSrc(token.href, this.#origins, this.#base);
     if (src === null) return html`<span class="image-alt">${this.#imageLabel(alt)}</span>`;
-    return html`<img src=${src} alt=${alt} loading="lazy" referrerpolicy="no-referrer" />`;
+    const title = token.title ? decodeEntities(token.title) : nothing;
+    return html`<img src=${src} alt=${alt} title=${title} loading="lazy" referrerpolicy="no-referrer" />`;
   }
 }
 

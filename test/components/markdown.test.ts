@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { render } from 'lit';
-import { decodeEntities, renderMarkdown, safeImageSrc, safeLinkHref, type MarkdownOptions } from '../../components/markdown.js';
+import { decodeEntities, encodeDestination, renderMarkdown, safeImageSrc, safeLinkHref, type MarkdownOptions } from '../../components/markdown.js';
 
 function md(text: string, options?: MarkdownOptions): HTMLElement {
   const host = document.createElement('div');
@@ -30,6 +30,24 @@ describe('markdown', () => {
       expect(decodeEntities('&#0;&#xD800;&bogus;')).to.equal('\ufffd\ufffd&bogus;');
     });
 
+    it('decodes every HTML5 named reference, in text and in link destinations and titles', () => {
+      const el = md('&AElig; &frac34; &rsquo;ok&rsquo; 5&euro; 3 &times; 4 caf&eacute; &ngE; [x](/f&ouml;&ouml; "t&eacute;")', { baseUrl: 'https://shop.example/' });
+      expect(el.querySelector('p')!.textContent).to.equal('Æ ¾ ’ok’ 5€ 3 × 4 café ≧̸ x');
+      expect(el.querySelector('a')!.getAttribute('href')).to.equal('https://shop.example/f%C3%B6%C3%B6');
+      expect(el.querySelector('a')!.getAttribute('title')).to.equal('té');
+    });
+
+    it('leaves unknown, unterminated and prototype-named references as written', () => {
+      expect(decodeEntities('&madeup; &amp &constructor; &toString; &__proto__;')).to.equal('&madeup; &amp &constructor; &toString; &__proto__;');
+    });
+
+    it('names a fenced block\'s language as a class, from the first word of its info string', () => {
+      const el = md('```ruby startline=3\ndef foo; end\n```\n\n```\nplain\n```');
+      const codes = [...el.querySelectorAll('pre code')];
+      expect(codes[0]!.className).to.equal('language-ruby');
+      expect(codes[1]!.hasAttribute('class')).to.equal(false);
+    });
+
     it('shows raw HTML as literal text, never as elements', () => {
       const el = md('Hi <b onclick="x()">there</b>\n\n<div><img src=x onerror=alert(1)></div>');
       expect(el.querySelector('b, img, div')).to.equal(null);
@@ -57,6 +75,13 @@ describe('markdown', () => {
       expect(safeLinkHref(' \u0001javascript:alert(1)')).to.equal(null);
       expect(safeLinkHref('java\tscript:alert(1)')).to.equal(null);
     });
+
+    it('percent-encodes a destination before use, so a backslash or bracket stays in its segment', () => {
+      const el = md('[a](foo\\bar) [b](<a b>) [c](/p?q=[1]) [d](/50%25off)', { baseUrl: 'https://shop.example/' });
+      const hrefs = [...el.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+      expect(hrefs).to.deep.equal(['https://shop.example/foo%5Cbar', 'https://shop.example/a%20b', 'https://shop.example/p?q=%5B1%5D', 'https://shop.example/50%25off']);
+      expect(encodeDestination('\ud800x')).to.equal('%EF%BF%BDx');
+    });
   });
 
   describe('images', () => {
@@ -73,7 +98,16 @@ describe('markdown', () => {
       const imgs = [...el.querySelectorAll('img')];
       expect(imgs.map((i) => i.getAttribute('src'))).to.deep.equal(['https://img.example/cat.png']);
       expect(imgs[0]!.getAttribute('alt')).to.equal('ok');
+      expect(imgs[0]!.hasAttribute('title')).to.equal(false);
       expect(safeImageSrc('http://img.example/cat.png', opts.allowedImageOrigins)).to.equal(null);
+    });
+  });
+
+  describe('image titles', () => {
+    it('keeps an image\'s title, from inline and reference images', () => {
+      const opts = { allowedImageOrigins: ['https://img.example'] };
+      const el = md('![cat](https://img.example/cat.png "A &amp; B") ![dog][d]\n\n[d]: https://img.example/dog.png "Rex"', opts);
+      expect([...el.querySelectorAll('img')].map((i) => i.getAttribute('title'))).to.deep.equal(['A & B', 'Rex']);
     });
   });
 
