@@ -4,7 +4,9 @@
  * value reaches the DOM through lit text or attribute bindings (Trusted-Types clean).
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { DirectiveResult } from 'lit/directive.js';
+import { guard } from 'lit/directives/guard.js';
+import { Lexer, type Links, type MarkedOptions, type Token, type Tokens } from 'marked';
 import { characterEntities } from 'character-entities';
 
 export interface MarkdownOptions {
@@ -16,7 +18,7 @@ export interface MarkdownOptions {
   imageLabel?: (alt: string) => string;
 }
 
-type Renderable = TemplateResult | string | typeof nothing | Renderable[];
+type Renderable = TemplateResult | DirectiveResult | string | typeof nothing | Renderable[];
 
 /**
  * Decodes the HTML character references a Markdown text may carry, without an HTML parser:
@@ -277,6 +279,96 @@ class Renderer {
   }
 }
 
+const LEX_OPTIONS: MarkedOptions = { gfm: true, breaks: true };
+
+function newLinks(tokens: readonly Token[] & { links?: Links }, known: Links): boolean {
+  return Object.keys(tokens.links ?? {}).some((key) => !Object.hasOwn(known, key));
+}
+
+/**
+ * Lexes a text that grows at its end (a streamed reply), re-lexing only what follows the last
+ * closed block: blocks before the last blank line that has content after it (and is not the
+ * end of a list, which a later item may continue) cannot change as text is appended, so each delta costs the tail, not the whole message. A text that is not an
+ * extension of the last one, or a tail that defines a link reference (which may resolve a link
+ * in a closed block), is lexed whole; the result is always what `Lexer.lex` gives for the text.
+ *
+ * @example
+ * const lexer = new IncrementalLexer();
+ * lexer.lex('# Title\n\nPara'); lexer.lex('# Title\n\nParagraph'); // re-lexes "Paragraph" only
+ */
+export class IncrementalLexer {
+  #text = '';
+  #tokens: Token[] = [];
+  /** Closed blocks: a prefix of `#tokens` covering `#closedLength` characters of `#text`. */
+  #closed = 0;
+  #closedLength = 0;
+  #links: Links = Object.create(null);
+
+  /** Tokens of `text`, equal to `Lexer.lex(text, { gfm: true, breaks: true })`. */
+  lex(text: string): Token[] {
+    // marked's own preprocessing, applied first so that offsets agree.
+    const source = text.replace(/\r\n|\r/g, '\n');
+    if (!source.startsWith(this.#text)) this.#reset();
+    else if (source === this.#text) return this.#tokens;
+    const lexer = new Lexer(LEX_OPTIONS);
+    Object.assign(lexer.tokens.links, this.#links);
+    const tail = lexer.lex(source.slice(this.#closedLength));
+    if (this.#closed > 0 && newLinks(tail, this.#links)) {
+      this.#reset();
+      return this.lex(source);
+    }
+    this.#text = source;
+    this.#tokens = [...this.#tokens.slice(0, this.#closed), ...tail];
+    this.#advance(tail.links ?? {});
+    return this.#tokens;
+  }
+
+  #advance(links: Links): void {
+    let last = -1;
+    for (let i = this.#tokens.length - 2; i >= this.#closed; i--) {
+      // A list is not closed by a blank line: a later line may still become its next item.
+      if (this.#tokens[i]!.type === 'space' && this.#tokens[i - 1]?.type !== 'list') {
+        last = i;
+        break;
+      }
+    }
+    if (last < 0) return;
+    let length = this.#closedLength;
+    for (let i = this.#closed; i <= last; i++) length += this.#tokens[i]!.raw.length;
+    // Only when the blocks' raw text really is the start of the text (else keep lexing it whole).
+    let raw = '';
+    for (let i = 0; i <= last; i++) raw += this.#tokens[i]!.raw;
+    if (raw.length !== length || !this.#text.startsWith(raw)) return;
+    // Only definitions inside closed blocks carry over: one still being written may change, and
+    // while a closed block may have used it, those blocks are not closed yet.
+    const closedLinks: Links = Object.create(null);
+    const visit = (tokens: readonly Token[]): void => {
+      for (const token of tokens) {
+        if (token.type === 'def') {
+          const def = token as Tokens.Def;
+          const key = def.tag.toLowerCase().replace(/\s+/g, ' ');
+          if (Object.hasOwn(links, key) && !Object.hasOwn(closedLinks, key)) closedLinks[key] = links[key]!;
+        }
+        if ('tokens' in token && Array.isArray(token.tokens)) visit(token.tokens as Token[]);
+        if (token.type === 'list') for (const item of (token as Tokens.List).items) visit(item.tokens);
+      }
+    };
+    visit(this.#tokens.slice(0, last + 1));
+    if (Object.keys(closedLinks).length !== Object.keys(links).length) return;
+    this.#closed = last + 1;
+    this.#closedLength = length;
+    this.#links = closedLinks;
+  }
+
+  #reset(): void {
+    this.#text = '';
+    this.#tokens = [];
+    this.#closed = 0;
+    this.#closedLength = 0;
+    this.#links = Object.create(null);
+  }
+}
+
 /**
  * Renders model Markdown as a lit template. Safe for any input: nothing executes, only
  * http(s)/mailto/relative links, images only from `allowedImageOrigins`.
@@ -287,10 +379,49 @@ class Renderer {
 export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): Renderable {
   let tokens: Token[];
   try {
-    tokens = Lexer.lex(markdown, { gfm: true, breaks: true });
+    tokens = Lexer.lex(markdown, LEX_OPTIONS);
   } catch {
     // A lexer failure must not lose the message: show it as plain text.
     return html`<p>${markdown}</p>`;
   }
   return new Renderer(options).blocks(tokens);
+}
+
+/**
+ * One message's Markdown as it streams: the text is lexed incrementally and each closed block
+ * keeps its rendering (lit skips it through `guard`), so a delta costs the tail of the reply,
+ * not the whole of it. Create one per message and call `render` with the text so far.
+ *
+ * @example
+ * const view = new MarkdownView({ allowedImageOrigins: [] });
+ * render(html`${view.render('**Hel')}`, host);
+ * render(html`${view.render('**Hello**, world')}`, host); // re-lexes and re-renders one block
+ */
+export class MarkdownView {
+  readonly #lexer = new IncrementalLexer();
+  readonly #renderer: Renderer;
+  readonly #rendered = new WeakMap<Token, Renderable>();
+
+  constructor(options: MarkdownOptions = {}) {
+    this.#renderer = new Renderer(options);
+  }
+
+  render(markdown: string): Renderable {
+    let tokens: Token[];
+    try {
+      tokens = this.#lexer.lex(markdown);
+    } catch {
+      return html`<p>${markdown}</p>`;
+    }
+    return tokens.map((token) =>
+      guard([token], () => {
+        let block = this.#rendered.get(token);
+        if (block === undefined) {
+          block = this.#renderer.block(token);
+          this.#rendered.set(token, block);
+        }
+        return block;
+      }),
+    );
+  }
 }

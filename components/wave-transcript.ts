@@ -70,6 +70,7 @@ export class WaveTranscript extends LitElement {
   declare autoFocusConfirmations: boolean;
 
   #stickToBottom = true;
+  readonly #views = new Map<string, MarkdownModule.MarkdownView>();
   /** Index (over history + items) of the first row in the DOM. */
   #renderFrom = 0;
   #lastTotal = 0;
@@ -102,12 +103,7 @@ export class WaveTranscript extends LitElement {
           ? html`<div part="message user-message" class="message user ${restored ? 'restored' : ''}">${item.text}</div>`
           : html`<div part="message assistant-message" class="message assistant ${restored ? 'restored' : ''}" ?data-streaming=${item.streaming}>
               ${guard([item.text, this.allowedImageOrigins, this.labels, markdown], () =>
-                markdown
-                  ? markdown.renderMarkdown(item.text, {
-                      allowedImageOrigins: this.allowedImageOrigins,
-                      imageLabel: (alt) => formatLabel(this.labels.imageBlocked, { label: alt }),
-                    })
-                  : html`<p class="plain">${item.text}</p>`,
+                markdown ? this.#markdownView(restored ? `h:${item.id}` : item.id, markdown).render(item.text) : html`<p class="plain">${item.text}</p>`,
               )}
             </div>`;
       case 'tool':
@@ -129,12 +125,53 @@ export class WaveTranscript extends LitElement {
     }
   }
 
+  /** One incremental Markdown view per message, so a streamed reply re-lexes only its tail. */
+  #markdownView(key: string, module: typeof MarkdownModule): MarkdownModule.MarkdownView {
+    let view = this.#views.get(key);
+    if (!view) {
+      view = new module.MarkdownView({
+        allowedImageOrigins: this.allowedImageOrigins,
+        imageLabel: (alt) => formatLabel(this.labels.imageBlocked, { label: alt }),
+      });
+      this.#views.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * While a reply streams, render at most once per animation frame: deltas that arrive within
+   * one frame become one update. A hidden page has no frames: it updates every 250 ms, and a
+   * page hidden while waiting for a frame still updates within a second.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (this.items.some((item) => item.kind === 'message' && item.streaming)) {
+      await new Promise<void>((resolve) => {
+        if (document.visibilityState === 'hidden') {
+          setTimeout(resolve, 250);
+          return;
+        }
+        const timer = setTimeout(resolve, 1000);
+        requestAnimationFrame(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    super.scheduleUpdate();
+  }
+
   #retry = (): void => {
     void this.session?.retry();
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Views render with the options they were made with: new options, new views.
+    if (changed.has('allowedImageOrigins') || changed.has('labels')) this.#views.clear();
     if (!changed.has('items') && !changed.has('history')) return;
+    if (this.#views.size > 0) {
+      const ids = new Set([...this.history.map((i) => `h:${i.id}`), ...this.items.map((i) => i.id)]);
+      for (const id of this.#views.keys()) if (!ids.has(id)) this.#views.delete(id);
+    }
     const total = this.history.length + this.items.length;
     const added = total - this.#lastTotal;
     if (total < this.#lastTotal || total === 0) this.#renderFrom = 0;

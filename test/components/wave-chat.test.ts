@@ -97,6 +97,8 @@ describe('<wave-chat>', () => {
       sessionOf(el).update({ items: [msg('1', 'user', 'hi'), msg('2', 'assistant', '**yo**')] });
       await el.updateComplete;
       const t = q(el, 'wave-transcript')! as HTMLElement & { updateComplete: Promise<unknown> };
+      // The Markdown renderer is a lazy chunk: wait for it, not for a guess at how long it takes.
+      await (customElements.get('wave-transcript') as unknown as { markdownReady(): Promise<void> }).markdownReady();
       await t.updateComplete;
       expect(t.shadowRoot!.querySelector('strong')!.textContent).to.equal('yo');
     });

@@ -48,6 +48,51 @@ describe('<wave-transcript>', () => {
       expect(el.shadowRoot!.querySelectorAll('[part~="message"]')).to.have.length(3);
     });
 
+    it('renders a reply streamed in many small deltas exactly as the whole reply', async () => {
+      const reply =
+        '# Plan\n\nFirst **bold** step with a [link](https://example.com/a).\n\n- one\n- two\n\n  still two\n\n```js\nlet a = 1;\n\nlet b = 2;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nDone &mdash; see [ref].\n\n[ref]: https://example.com/r';
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('s', 'assistant', '', true)]}></wave-transcript>`);
+      for (let end = 1; end <= reply.length; end += 3) {
+        el.items = [msg('s', 'assistant', reply.slice(0, end), true)];
+        await el.updateComplete;
+      }
+      el.items = [msg('s', 'assistant', reply, false)];
+      await el.updateComplete;
+      const whole = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('w', 'assistant', reply)]}></wave-transcript>`);
+      const strip = (node: Element) => node.innerHTML.replace(/<!--[^]*?-->/g, '');
+      const streamed = el.shadowRoot!.querySelector('[part~="message"]')!;
+      expect(strip(streamed)).to.equal(strip(whole.shadowRoot!.querySelector('[part~="message"]')!));
+      expect(streamed.querySelector('a[href="https://example.com/r"]')!.textContent).to.equal('ref');
+    });
+
+    it('renders a streaming reply at most once per animation frame', async () => {
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
+      const frames: FrameRequestCallback[] = [];
+      const realFrame = window.requestAnimationFrame;
+      window.requestAnimationFrame = (callback) => frames.push(callback);
+      let renders = 0;
+      const counted = el as unknown as { updated(): void };
+      const realUpdated = counted.updated;
+      counted.updated = function (this: WaveTranscript) {
+        renders++;
+        realUpdated.call(this);
+      };
+      try {
+        for (const text of ['ab', 'abc', 'abcd', 'abcde']) {
+          el.items = [msg('f', 'assistant', text, true)];
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        expect(renders).to.equal(0);
+        frames.splice(0).forEach((callback) => callback(performance.now()));
+        await el.updateComplete;
+        expect(renders).to.equal(1);
+        expect(el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim()).to.equal('abcde');
+      } finally {
+        window.requestAnimationFrame = realFrame;
+        counted.updated = realUpdated;
+      }
+    });
+
     it('updates a streaming message in place', async () => {
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('1', 'assistant', 'Hel', true)]}></wave-transcript>`);
       const node = el.shadowRoot!.querySelector('[part~="message"]')!;

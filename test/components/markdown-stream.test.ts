@@ -1,0 +1,79 @@
+/**
+ * Streaming Markdown (issue 13): the incremental lexer re-lexes only the tail after the last
+ * closed block, and its tokens always equal a whole lex of the text so far, however the reply
+ * is cut into deltas.
+ */
+import { expect } from '@open-wc/testing';
+import fc from 'fast-check';
+import { Lexer } from 'marked';
+import { IncrementalLexer } from '../../components/markdown.js';
+import { loadCommonMarkExamples } from '../helpers/commonmark.js';
+
+const whole = (text: string) => JSON.stringify(Lexer.lex(text, { gfm: true, breaks: true }));
+
+function streamMatches(text: string, cuts: readonly number[]): string | null {
+  const lexer = new IncrementalLexer();
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  for (const end of [...points, text.length]) {
+    const sofar = text.slice(0, end);
+    const got = JSON.stringify(lexer.lex(sofar));
+    if (got !== whole(sofar)) return sofar;
+  }
+  return null;
+}
+
+const BLOCKS = [
+  '# Heading', 'Heading\n===', 'para with *em* and [link][r] and `code`', 'lazy\ncontinuation', '- a\n- b', '- a\n\n- b', '1. one\n2. two',
+  '- a\n\n  more a', '> quote\nlazy', '```js\nlet a = 1;\n\nlet b;\n```', '```\nunclosed', '    indented\n\n    code', '---', '| a | b |\n|---|---|\n| 1 | 2 |',
+  '[r]: https://example.com/r "T"', '  2. b', '2) two', '   - nested', '  continued', '> a\n> b', '+ plus', '10. ten', 'a  \nhard break', '<div>\nhtml\n</div>', 'text with\\\nbackslash', '* * *', '- [ ] task\n- [x] done', '&copy; &AElig;',
+];
+
+describe('markdown: streaming', () => {
+  it('gives the same tokens as a whole lex at every cut of every CommonMark example', async () => {
+    const examples = await loadCommonMarkExamples('/test/corpora/commonmark-spec/examples.json');
+    for (const example of examples) {
+      const every = Array.from({ length: example.markdown.length }, (_, i) => i);
+      expect(streamMatches(example.markdown, every), `example ${example.number}`).to.equal(null);
+    }
+  });
+
+  it('gives the same tokens as a whole lex for generated documents cut anywhere', () => {
+    const doc = fc
+      .array(fc.tuple(fc.constantFrom(...BLOCKS), fc.constantFrom('\n\n', '\n', '\n\n\n', '\n\n  ')), { minLength: 1, maxLength: 12 })
+      .map((parts) => parts.map(([block, sep]) => block + sep).join(''));
+    fc.assert(
+      fc.property(doc, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => streamMatches(text, cuts) === null),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('re-lexes only the tail: a long reply streamed in small deltas lexes far less than it would whole', () => {
+    const reply = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} with **bold** text and a [link](https://example.com/${i}).`).join('\n\n');
+    const lexed: number[] = [];
+    let last = '';
+    const original = Lexer.prototype.lex;
+    Lexer.prototype.lex = function (this: Lexer, src: string) {
+      lexed.push(src.length);
+      return original.call(this, src);
+    };
+    try {
+      const lexer = new IncrementalLexer();
+      for (let end = 8; end < reply.length; end += 8) lexer.lex(reply.slice(0, end));
+      last = JSON.stringify(lexer.lex(reply));
+    } finally {
+      Lexer.prototype.lex = original;
+    }
+    expect(last).to.equal(whole(reply));
+    const total = lexed.reduce((a, b) => a + b, 0);
+    // Whole re-lexing would read ~reply.length² / 16 characters; the tail alone stays linear.
+    expect(total).to.be.lessThan(reply.length * 20);
+    expect(Math.max(...lexed)).to.be.lessThan(200);
+  });
+
+  it('starts again when the text is replaced rather than extended', () => {
+    const lexer = new IncrementalLexer();
+    lexer.lex('# One\n\nfirst paragraph\n\nsecond');
+    expect(JSON.stringify(lexer.lex('Other\n\ntext'))).to.equal(whole('Other\n\ntext'));
+    expect(JSON.stringify(lexer.lex('Other\r\n\r\ntext and more'))).to.equal(whole('Other\r\n\r\ntext and more'));
+  });
+});
