@@ -8,7 +8,7 @@ export { WaveVoiceBubble } from './wave-voice-bubble.js';
 export { WaveComposer, WaveComposerSubmitEvent } from './wave-composer.js';
 export { SessionController, type SessionControllerOptions } from './controllers/session-controller.js';
 export { renderMarkdown, safeLinkHref, safeImageSrc, decodeEntities, type MarkdownOptions } from './markdown.js';
-export { defaultLabels, formatLabel, resolveLabels, chipDoneText, type WaveLabels } from './labels.js';
+export { defaultLabels, formatLabel, resolveLabels, chipDoneText, noticeText, type LabelTemplate, type LabelValues, type WaveLabels } from './labels.js';
 export { idbTranscriptStore, persistableItems, type TranscriptStore } from './transcript-store.js';
 export {
   toDomEvent,

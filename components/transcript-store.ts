@@ -1,5 +1,6 @@
 import { del, get, set } from 'idb-keyval';
-import type { TranscriptItem } from '../src/agent/types.js';
+import type { ToolPart, TranscriptItem } from '../src/agent/types.js';
+import { ToolFailure } from '../src/tools/types.js';
 
 /**
  * Where `persist-transcript` keeps finished transcript rows across same-site navigations.
@@ -12,6 +13,7 @@ export interface TranscriptStore {
 }
 
 const FINAL_CHIP = new Set(['succeeded', 'failed', 'cancelled']);
+const FAILURES: ReadonlySet<string> = new Set(Object.values(ToolFailure));
 /** Bounds what a page reload re-renders, whatever the store holds. */
 const MAX_ROWS = 500;
 const MAX_TEXT = 20_000;
@@ -39,16 +41,21 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
       if (text !== null) out.push({ kind: 'message', id, role: r.role, text, streaming: false });
     } else if (r.kind === 'tool' && typeof r.status === 'string' && FINAL_CHIP.has(r.status)) {
       const name = str(r.name, 100) ?? '';
-      const label = str(r.label, 2000) ?? '';
-      const spent = typeof r.spent === 'number' && Number.isFinite(r.spent) && r.spent > 0 ? r.spent : undefined;
-      out.push({
-        kind: 'tool',
-        id,
-        name,
-        status: r.status as 'succeeded' | 'failed' | 'cancelled',
-        label,
-        ...(spent ? { spent } : {}),
-      });
+      const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+      const facts: Partial<ToolPart> = {};
+      for (const key of ['title', 'subject', 'label', 'error'] as const) {
+        const text = str(r[key], 2000);
+        if (text) facts[key] = text;
+      }
+      const spent = num(r.spent);
+      if (spent) facts.spent = spent;
+      const cost = num(r.cost);
+      if (cost) facts.cost = cost;
+      const attempts = num(r.attempts);
+      if (attempts) facts.attempts = attempts;
+      if (r.builtin === true) facts.builtin = true;
+      if (typeof r.failure === 'string' && FAILURES.has(r.failure)) facts.failure = r.failure as ToolFailure;
+      out.push({ ...facts, kind: 'tool', id, name, status: r.status as 'succeeded' | 'failed' | 'cancelled' });
     }
   }
   return out;

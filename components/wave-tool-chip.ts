@@ -1,38 +1,19 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { ChipStatus, type TranscriptItem, type WaveSessionApi } from '../src/agent/types.js';
+import { ChipStatus, type ToolPart, type WaveSessionApi } from '../src/agent/types.js';
 import type { ConfirmDecision } from '../src/consent/types.js';
-import { chipDoneText, defaultLabels, formatLabel, type WaveLabels } from './labels.js';
+import { chipText, label, toolPartTitle, type WaveLabels, defaultLabels } from './labels.js';
 import { evidenceFrom } from './controllers/visitor-guard.js';
 import { baseStyles } from './theme.styles.js';
 import { toolChipStyles } from './wave-tool-chip.styles.js';
 
 /** The tool row of the transcript. */
-export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+export type ToolItem = ToolPart;
 
 /** How long after a confirmation takes focus before Enter on it confirms (Escape always cancels). */
 export const CONFIRM_SETTLE_MS = 600;
 
-/** The text a chip shows for its state (shared with the voice bubble's status line). */
-export function chipText(item: ToolItem, labels: WaveLabels, costUnit: string): string {
-  switch (item.status) {
-    case ChipStatus.running:
-      return item.label || formatLabel(labels.running, { name: item.name });
-    case ChipStatus.succeeded:
-      return chipDoneText(labels, item.label || item.name, item.spent, costUnit);
-    case ChipStatus.failed:
-      return item.label || labels.failedPrefix + item.name;
-    case ChipStatus.cancelled:
-      return item.label || labels.cancelled;
-    case ChipStatus.awaitingConfirmation: {
-      const c = item.confirmation;
-      const question = c?.label || item.label;
-      if (c && typeof c.grantRunningTotal === 'number') {
-        return formatLabel(labels.grantReask, { spent: c.grantRunningTotal, cap: c.grantCap ?? 0, unit: costUnit, label: question });
-      }
-      return question;
-    }
-  }
-}
+/** The text a chip shows for its state (shared with the voice bubble's status line); worded in labels.ts. */
+export { chipText };
 
 /**
  * One tool call: running, succeeded (with a receipt), failed, cancelled, or awaiting the
@@ -134,18 +115,16 @@ export class WaveToolChip extends LitElement {
       class="chip"
       role="group"
       tabindex=${awaiting ? '-1' : nothing}
-      aria-label=${formatLabel(labels.chipGroup, { name: item.name })}
+      aria-label=${label(labels, 'chipGroup', { title: toolPartTitle(labels, item), name: item.name })}
       data-status=${item.status}
       @keydown=${this.#onKeydown}
     >
       <div class="line">
         ${this.#icon(item.status)}
-        <span part="status" class="label" aria-live=${awaiting ? 'assertive' : 'polite'}
-          >${item.status === ChipStatus.failed ? html`<span class="visually-hidden">${labels.failedPrefix}</span>` : nothing}${text}</span
-        >
+        <span part="status" class="label" aria-live=${awaiting ? 'assertive' : 'polite'}>${text}</span>
       </div>
-      ${c && c.cost > 0
-        ? html`<div class="cost">${formatLabel(labels.costLine, { cost: c.cost, unit: this.costUnit })}</div>`
+      ${c && c.cost > 0 && c.label
+        ? html`<div class="cost">${label(labels, 'costLine', { cost: c.cost, unit: this.costUnit })}</div>`
         : nothing}
       ${awaiting
         ? html`<div class="buttons">

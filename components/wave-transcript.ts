@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { TranscriptItem, WaveSessionApi } from '../src/agent/types.js';
-import { defaultLabels, formatLabel, type WaveLabels } from './labels.js';
+import { defaultLabels, formatLabel, noticeText, type WaveLabels } from './labels.js';
 import type * as MarkdownModule from './markdown.js';
 import { baseStyles } from './theme.styles.js';
 import { transcriptStyles } from './wave-transcript.styles.js';
@@ -117,7 +117,7 @@ export class WaveTranscript extends LitElement {
         ></wave-tool-chip>`;
       case 'notice':
         return html`<div part="notice" class="notice ${item.level}" role=${item.level === 'error' ? 'alert' : nothing}>
-          <span>${item.text}</span>
+          <span>${noticeText(item.notice, this.labels)}</span>
           ${item.retryable && !restored
             ? html`<button type="button" part="retry-button" @click=${this.#retry}>${this.labels.retry}</button>`
             : nothing}

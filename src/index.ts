@@ -8,10 +8,13 @@ export { createBrowserSession, createVoiceEngine, hasSpeechRecognition, voiceLev
 export type { BrowserSessionOptions, VoiceEngineFactoryOptions, VoiceEngineSession } from './agent/browser-session.js';
 export { ConversationLoop } from './agent/conversation-loop.js';
 export type { ConversationLoopOptions, LoopUpdate } from './agent/conversation-loop.js';
-export { ChipStatus, ConversationStatus } from './agent/types.js';
+export { ChipStatus, ConversationStatus, NoticeKind } from './agent/types.js';
+export { VoiceFailure } from './agent/voice-session.js';
 export type {
+  NoticeFact,
   PageToolsApi,
   SessionState,
+  ToolPart,
   TranscriptItem,
   Unsubscribe,
   WaveCoreEvent,
@@ -28,7 +31,8 @@ export { ToolRunner } from './tools/runner.js';
 export type { BuiltinToolDefinition, ToolRunOptions, ToolRunnerOptions } from './tools/runner.js';
 export { sanitizeResult, isFailure } from './tools/sanitize.js';
 export { checkParametersSchema } from './tools/schema-check.js';
-export { RESERVED_TOOL_NAMES, ToolLimits, ToolOutcomeStatus } from './tools/types.js';
+export { RESERVED_TOOL_NAMES, ToolFailure, ToolLimits, ToolOutcomeStatus } from './tools/types.js';
+export { keyArgument, readableToolName, toolTitle } from './tools/tool-title.js';
 export type {
   HandlerContext,
   HostToolSchema,

@@ -12,7 +12,7 @@ import {
   type WaveToolCall,
 } from '../transport/protocol.js';
 import { TransportError, type ModelTransport } from '../transport/sse-client.js';
-import { ConversationStatus } from './types.js';
+import { ConversationStatus, NoticeKind, type NoticeFact } from './types.js';
 
 /** What the loop reports to the session, in order. */
 export type LoopUpdate =
@@ -22,7 +22,8 @@ export type LoopUpdate =
   | { type: 'assistant-done'; id: string; text: string }
   | { type: 'meta'; model: string; offline: boolean }
   | { type: 'status'; status: ConversationStatus }
-  | { type: 'notice'; level: 'info' | 'error'; text: string; retryable: boolean };
+  /** Something the visitor should know, as a fact (the elements word it). */
+  | { type: 'notice'; level: 'info' | 'error'; notice: NoticeFact; retryable: boolean };
 
 export interface ConversationLoopOptions {
   transport: ModelTransport;
@@ -50,13 +51,6 @@ export const STOPPED_RESULT: SanitizedResult = Object.freeze({
 
 const DEFAULT_MAX_STEPS = 8;
 
-const TEXT = {
-  busy: 'Wait for the current reply to finish, or stop it first.',
-  generic: 'Something went wrong while talking to the assistant. Try again.',
-  length: 'The reply was cut short because it reached its length limit.',
-  stepLimit: (n: number) =>
-    `Stopped after ${n} steps so the assistant doesn't run on. Retry to let it continue.`,
-} as const;
 
 type StepResult =
   | { kind: 'done'; toolCalls: WaveToolCall[]; reason: 'stop' | 'tool_calls' | 'length'; offered: ReadonlySet<string> }
@@ -123,7 +117,7 @@ export class ConversationLoop {
   /** Sends a visitor message and runs the chain to the model's answer. Never rejects. */
   async send(text: string, signal: AbortSignal): Promise<void> {
     if (this.#busy) {
-      this.#emit({ type: 'notice', level: 'info', text: TEXT.busy, retryable: false });
+      this.#emit({ type: 'notice', level: 'info', notice: { kind: NoticeKind.busy }, retryable: false });
       return;
     }
     const trimmed = text.trim();
@@ -168,23 +162,23 @@ export class ConversationLoop {
         if (chain.signal.aborted) break;
         if (stepsUsed >= this.#maxSteps) {
           this.#pending = { stepsUsed: 0 };
-          this.#emit({ type: 'notice', level: 'info', text: TEXT.stepLimit(this.#maxSteps), retryable: true });
+          this.#emit({ type: 'notice', level: 'info', notice: { kind: NoticeKind.stepLimit, steps: this.#maxSteps }, retryable: true });
           break;
         }
         const result = await this.#runStep(chain.signal, generation);
         if (result.kind === 'stale') return;
         if (result.kind === 'aborted') break;
         if (result.kind === 'failed') {
-          const { text, retryable } = describeError(result.error);
+          const { notice, retryable } = describeError(result.error);
           if (retryable) this.#pending = { stepsUsed };
           this.#setStatus(ConversationStatus.error);
-          this.#emit({ type: 'notice', level: 'error', text, retryable });
+          this.#emit({ type: 'notice', level: 'error', notice, retryable });
           return;
         }
         stepsUsed += 1;
         if (result.toolCalls.length === 0) {
           if (result.reason === 'length') {
-            this.#emit({ type: 'notice', level: 'info', text: TEXT.length, retryable: false });
+            this.#emit({ type: 'notice', level: 'info', notice: { kind: NoticeKind.replyTruncated }, retryable: false });
           }
           break;
         }
@@ -199,7 +193,7 @@ export class ConversationLoop {
       // Only a bug in an injected callback lands here; the loop still never throws.
       if (generation !== this.#generation) return;
       this.#setStatus(ConversationStatus.error);
-      this.#emit({ type: 'notice', level: 'error', text: describeError(error).text, retryable: false });
+      this.#emit({ type: 'notice', level: 'error', notice: describeError(error).notice, retryable: false });
     } finally {
       outer.removeEventListener('abort', onAbort);
       if (generation === this.#generation) {
@@ -392,11 +386,18 @@ function unknownToolResult(name: string, offered: ReadonlySet<string>): Sanitize
   };
 }
 
-function describeError(error: unknown): { text: string; retryable: boolean } {
+/** A failed step as a fact: the transport's code and message (for developers), and whether retry may help. */
+function describeError(error: unknown): { notice: NoticeFact; retryable: boolean } {
   if (error instanceof TransportError) {
-    return { text: error.message || 'The assistant ran into a problem. Try again.', retryable: error.retryable };
+    return { notice: { kind: NoticeKind.stepFailed, code: error.code || 'unknown', message: error.message }, retryable: error.retryable };
   }
-  return { text: TEXT.generic, retryable: true };
+  let message = '';
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    /* an unprintable error still becomes a notice */
+  }
+  return { notice: { kind: NoticeKind.stepFailed, code: 'internal', message }, retryable: true };
 }
 
 function errorText(error: unknown): string {

@@ -9,7 +9,7 @@ import { ToolOutcomeStatus, type HostToolSchema, type ToolCall, type ToolOutcome
 import { VoiceEndReason, VoiceState } from '../voice/types.js';
 import type { UtteranceHandling, VoiceEngine } from '../voice/types.js';
 import { classifyVoiceAnswer, handleVoiceAnswer, VoiceAnswerKind, VOICE_EVIDENCE } from '../voice/voice-answer.js';
-import type { WaveCoreEvent } from './types.js';
+import { NoticeKind, type NoticeFact, type WaveCoreEvent } from './types.js';
 
 /** What the voice wiring needs from its session (the session passes closures over its privates). */
 export interface VoiceSessionHost {
@@ -28,7 +28,7 @@ export interface VoiceSessionHost {
   setVoice(voice: { state: VoiceState; engine: string } | null): void;
   /** A settled line of what was said, for the transcript (hidden while voice is on). */
   recordTranscript(role: 'user' | 'assistant', text: string): void;
-  notice(level: 'info' | 'error', text: string): void;
+  notice(level: 'info' | 'error', notice: NoticeFact): void;
   emit(event: WaveCoreEvent): void;
 }
 
@@ -46,14 +46,32 @@ interface Run {
 // Reasons the caller chose: nothing went wrong, so nothing to tell the visitor.
 const QUIET_REASONS = new Set<string>([VoiceEndReason.stopped, VoiceEndReason.aborted, 'closed', 'restarted', 'replaced']);
 
-/** The visitor-facing line for a voice session that failed or dropped, or null when it ended normally. */
-export function voiceEndNotice(reason: string): string | null {
+/** Why voice failed, as the notice names it. */
+export const VoiceFailure = {
+  micDenied: 'mic-denied',
+  noMicrophone: 'no-microphone',
+  connectionLost: 'connection-lost',
+  audioCapture: 'audio-capture',
+  network: 'network',
+  unsupported: 'unsupported',
+  /** Voice could not start for another reason (`message` says which). */
+  startFailed: 'start-failed',
+  error: 'error',
+} as const;
+export type VoiceFailure = (typeof VoiceFailure)[keyof typeof VoiceFailure];
+
+/** The notice for a voice session that failed or dropped, or null when it ended normally. */
+export function voiceEndNotice(reason: string): NoticeFact | null {
   if (QUIET_REASONS.has(reason)) return null;
-  if (reason === VoiceEndReason.micDenied || reason === 'not-allowed') return 'Voice needs the microphone, and access to it was refused.';
-  if (reason === VoiceEndReason.connectionLost) return 'The voice connection was lost.';
-  if (reason === 'audio-capture') return 'Voice could not hear a microphone.';
-  if (reason === 'network') return 'Voice stopped: the speech service could not be reached.';
-  return 'Voice stopped because of an error.';
+  return { kind: NoticeKind.voiceFailed, reason: voiceFailure(reason) };
+}
+
+function voiceFailure(reason: string): VoiceFailure {
+  if (reason === VoiceEndReason.micDenied || reason === 'not-allowed') return VoiceFailure.micDenied;
+  if (reason === VoiceEndReason.connectionLost) return VoiceFailure.connectionLost;
+  if (reason === 'audio-capture') return VoiceFailure.audioCapture;
+  if (reason === 'network') return VoiceFailure.network;
+  return VoiceFailure.error;
 }
 
 /**
@@ -199,17 +217,18 @@ export class VoiceSession {
   }
 }
 
-function startFailure(error: unknown): string {
+function startFailure(error: unknown): NoticeFact {
   const name = error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return 'Voice needs the microphone, and access to it was refused.';
-  if (name === 'NotFoundError') return 'Voice could not find a microphone.';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return { kind: NoticeKind.voiceFailed, reason: VoiceFailure.micDenied };
+  if (name === 'NotFoundError') return { kind: NoticeKind.voiceFailed, reason: VoiceFailure.noMicrophone };
   let message = '';
   try {
     message = error instanceof Error ? error.message : String(error);
   } catch {
     message = '';
   }
-  return message ? `Voice could not start: ${message}` : 'Voice could not start.';
+  const reason = name === 'NotSupportedError' ? VoiceFailure.unsupported : VoiceFailure.startFailed;
+  return message ? { kind: NoticeKind.voiceFailed, reason, message } : { kind: NoticeKind.voiceFailed, reason };
 }
 
 /**
@@ -228,7 +247,8 @@ export function unavailableVoiceEngine(message: string, kind: VoiceEngine['kind'
     },
     async start() {
       state = VoiceState.error;
-      throw new Error(message);
+      // NotSupportedError: the notice says voice is not available here, in the page's words.
+      throw new DOMException(message, 'NotSupportedError');
     },
     stop() {
       state = VoiceState.ended;

@@ -21,6 +21,8 @@ import { onScreenConfirmation } from './on-screen-confirmation.js';
 import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
+  NoticeKind,
+  type NoticeFact,
   type SessionState,
   type TranscriptItem,
   type Unsubscribe,
@@ -67,7 +69,6 @@ export interface WaveSessionOptions {
   validatorEngine?: 'auto' | 'ajv' | 'interpreter';
 }
 
-const NO_LOOP_TEXT = 'The assistant is not connected yet, so this message was not sent.';
 
 /**
  * The session behind one `<wave-chat>`.
@@ -143,6 +144,7 @@ export class WaveSession implements WaveSessionApi {
       builtinTools: () => options.builtinTools ?? {},
       emit: (event) => this.#emit(event),
       onChip: (chip) => this.#upsert(chip),
+      onNotice: (_id, notice) => this.#notice('info', notice),
     });
     this.#voice = new VoiceSession({
       schemas: () => this.getHostToolSchemas(),
@@ -156,7 +158,7 @@ export class WaveSession implements WaveSessionApi {
       cancelConfirmations: () => this.#gate.cancelAll('voice-ended'),
       setVoice: (voice) => this.#set({ voice }),
       recordTranscript: (role, text) => this.#recordVoiceLine(role, text),
-      notice: (level, text) => this.#append({ kind: 'notice', id: this.#newId(), level, text }),
+      notice: (level, notice) => this.#notice(level, notice),
       emit: (event) => this.#emit(event),
     });
     // SPEC §5: the grant ends when the page unloads.
@@ -235,7 +237,7 @@ export class WaveSession implements WaveSessionApi {
     if (!loop) {
       if (this.#skipUserEcho) this.#skipUserEcho = false;
       else this.#append({ kind: 'message', id: this.#newId(), role: 'user', text: message, streaming: false });
-      this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: NO_LOOP_TEXT });
+      this.#notice('error', { kind: NoticeKind.notConnected });
       return;
     }
     await this.#drive((signal) => loop.send(message, signal));
@@ -244,7 +246,7 @@ export class WaveSession implements WaveSessionApi {
   async retry(): Promise<void> {
     const loop = this.#ensureLoop();
     if (!loop) {
-      this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: NO_LOOP_TEXT });
+      this.#notice('error', { kind: NoticeKind.notConnected });
       return;
     }
     await this.#drive((signal) => loop.retry(signal));
@@ -390,7 +392,7 @@ export class WaveSession implements WaveSessionApi {
     try {
       await step(reply.signal);
     } catch (error) {
-      this.#append({ kind: 'notice', id: this.#newId(), level: 'error', text: describe(error), retryable: true });
+      this.#notice('error', { kind: NoticeKind.stepFailed, code: 'internal', message: describe(error) }, true);
       this.#set({ status: ConversationStatus.error });
     } finally {
       if (this.#reply === reply) this.#reply = null;
@@ -446,9 +448,13 @@ export class WaveSession implements WaveSessionApi {
         this.#set({ status: update.status });
         return;
       case 'notice':
-        this.#append({ kind: 'notice', id: this.#newId(), level: update.level, text: update.text, retryable: update.retryable });
+        this.#notice(update.level, update.notice, update.retryable);
         return;
     }
+  }
+
+  #notice(level: 'info' | 'error', notice: NoticeFact, retryable = false): void {
+    this.#append({ kind: 'notice', id: this.#newId(), level, notice, ...(retryable ? { retryable } : {}) });
   }
 
   #append(item: TranscriptItem): void {

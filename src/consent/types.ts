@@ -33,8 +33,12 @@ export interface ConfirmationRequest {
   /** Same as the tool call id. */
   id: string;
   toolName: string;
-  /** `confirmLabel` read fresh when shown, or a default question. */
-  label: string;
+  /** The tool's readable title (its `title`, or the name as words), for the default question. */
+  title?: string;
+  /** The call's key argument (a name, a title), for the default question. */
+  subject?: string;
+  /** The page's `confirmLabel`, read fresh when shown; absent when the page set none. */
+  label?: string;
   /** `cost` read fresh when shown (0 for free tools). */
   cost: number;
   tier3: boolean;

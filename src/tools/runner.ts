@@ -7,11 +7,13 @@ import { sleep, systemClock, type Clock } from '../clock.js';
 import type { ConfirmationGate } from '../consent/confirmation-gate.js';
 import type { SpendGrant, SpendHold } from '../consent/spend-grant.js';
 import { ConfirmDecision, type ConfirmationRequest } from '../consent/types.js';
-import { ChipStatus, type TranscriptItem, type WaveCoreEvent } from '../agent/types.js';
+import { ChipStatus, NoticeKind, type NoticeFact, type ToolPart, type WaveCoreEvent } from '../agent/types.js';
 import type { ToolDeferral } from './deferral.js';
 import type { ToolRegistry } from './registry.js';
 import { isFailure, sanitizeBuiltinResult, sanitizeResult } from './sanitize.js';
+import { keyArgument, readableToolName, toolTitle } from './tool-title.js';
 import {
+  ToolFailure,
   ToolLimits,
   ToolOutcomeStatus,
   type HandlerContext,
@@ -26,8 +28,8 @@ import type { ArgumentValidator } from './validator.js';
 /** A built-in tool: a definition plus an optional per-call confirmation rule (e.g. `navigate`). */
 export type BuiltinToolDefinition = ToolDefinition & { confirmIf?: (args: Record<string, unknown>) => boolean };
 
-/** One tool chip as the transcript shows it. */
-export type ToolChipItem = Extract<TranscriptItem, { kind: 'tool' }>;
+/** One tool chip as the transcript shows it (facts only). */
+export type ToolChipItem = ToolPart;
 
 /** Where a call comes from: the model, or the page's own `callTool`. */
 export type ToolCallSource = 'model' | 'host';
@@ -50,25 +52,25 @@ export interface ToolRunnerOptions {
   /** Built-in tools, offered only while the registry is empty. */
   builtinTools?: () => Readonly<Record<string, BuiltinToolDefinition>>;
   emit?: (event: WaveCoreEvent) => void;
+  /** A chip's facts changed (one call, keyed by its id). */
   onChip?: (chip: ToolChipItem) => void;
+  /** Something the visitor should know that is not a chip (invalid arguments), keyed by the call id. */
+  onNotice?: (id: string, notice: NoticeFact) => void;
 }
 
-/** Text the model and the chips receive, one place. */
+/**
+ * Text the model receives, one place. Nothing here reaches the visitor: chips carry facts
+ * (`ToolPart`) that the elements word from their labels.
+ */
 export const RunnerText = {
   cancelled: 'The visitor cancelled this action. Do not retry it.',
-  cancelledLabel: 'Cancelled',
   stopped: 'The action was stopped before it finished. Do not retry it unless the visitor asks.',
-  running: (name: string) => `Running ${name}…`,
-  done: (name: string) => `Done: ${name}`,
-  confirm: (name: string) => `Allow ${name}?`,
   timedOut: (ms: number) => `The action timed out after ${ms} ms. It may or may not have completed; check before retrying.`,
   failed: 'The action failed.',
   unreadableCost: (name: string) =>
     `The cost of ${name} could not be read, so it was not run. Tell the visitor the action is unavailable right now.`,
   unknownBuiltin: (name: string, names: string[]) =>
     `Unknown tool "${name}". Available tools: ${names.length ? names.join(', ') : 'none'}.`,
-  loadingTools: 'Loading tools…',
-  loadedTools: 'Loaded tools',
 } as const;
 
 const MAX_LABEL_CHARS = 200;
@@ -88,7 +90,27 @@ interface ConsentReading {
   cost: number;
   tier3: boolean;
   confirm: boolean;
+  /** The page's `confirmLabel`, when it set one. */
+  label: string | undefined;
+}
+
+/** The facts every chip of one call carries. */
+interface CallFacts {
+  name: string;
+  title: string;
+  builtin?: boolean;
+  subject?: string;
+  cost?: number;
+}
+
+/** The ending of a call, beside its status and result. */
+interface Ending {
+  /** The page's own words (a summary) or the error text; '' when neither. */
   label: string;
+  failure?: ToolFailure;
+  /** The handler's message, shown on the chip (failure `handler` only). */
+  error?: string;
+  spent?: number;
 }
 
 type AttemptResult =
@@ -139,10 +161,9 @@ export class ToolRunner {
       return await this.#run(callId, name, call?.arguments, options);
     } catch (error) {
       // Only a bug in an injected collaborator lands here; still an outcome, never a rejection.
-      const outcome = this.#outcome(callId, name, ToolOutcomeStatus.failed, { success: false, error: errorMessage(error) }, errorMessage(error), 0);
-      this.#chip(outcome.callId, name, ChipStatus.failed, outcome.label);
-      this.#emit({ type: 'tool-call-failed', outcome });
-      return outcome;
+      const message = errorMessage(error);
+      const facts: CallFacts = { name, title: readableToolName(name) };
+      return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error: message }, { label: message, failure: ToolFailure.handler, error: message }, 0);
     }
   }
 
@@ -155,34 +176,39 @@ export class ToolRunner {
 
       const resolution = this.#resolve(name, options.source);
       if (resolution.kind === 'unknown') {
-        return this.#finish(callId, name, ToolOutcomeStatus.unknown, { success: false, error: resolution.error }, resolution.error, 0);
+        const facts: CallFacts = { name, title: readableToolName(name) };
+        return this.#finish(callId, facts, ToolOutcomeStatus.unknown, { success: false, error: resolution.error }, { label: resolution.error, failure: ToolFailure.unknownTool }, 0);
       }
       if (resolution.kind === 'load_tools') return this.#loadTools(callId, parsed.ok ? parsed.value : rawArgs);
 
       const tool = resolution.tool;
-      if (!parsed.ok) return this.#invalid(callId, name, parsed.reason);
+      const named: CallFacts = { name, title: toolTitle(name, tool.definition), ...(tool.builtin ? { builtin: true } : {}) };
+      if (!parsed.ok) return this.#invalid(callId, named, parsed.reason, options.source);
       let validation: Awaited<ReturnType<ArgumentValidator['validate']>>;
       try {
         validation = await this.#o.validator.validate(tool.parameters, parsed.value);
       } catch (error) {
         validation = { valid: false, reason: errorMessage(error) };
       }
-      if (!validation.valid) return this.#invalid(callId, name, validation.reason);
+      if (!validation.valid) return this.#invalid(callId, named, validation.reason, options.source);
       const args = validation.value;
-      if (linked.signal.aborted) return this.#cancelled(callId, name, RunnerText.stopped, 0);
+      const subject = keyArgument(tool.parameters, args);
+      const facts: CallFacts = { ...named, ...(subject !== undefined ? { subject } : {}) };
+      if (linked.signal.aborted) return this.#cancelled(callId, facts, RunnerText.stopped, 0);
 
       const consent = readConsent(tool, args);
       if (consent === null) {
         const error = RunnerText.unreadableCost(name);
-        return this.#finish(callId, name, ToolOutcomeStatus.failed, { success: false, error }, error, 0);
+        return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error }, { label: error, failure: ToolFailure.unreadableCost }, 0);
       }
+      if (consent.cost > 0) facts.cost = consent.cost;
       const runningLabel = readRunningLabel(tool);
       const run = { signal: linked.signal, conversationId: options.conversationId };
-      if (!consent.confirm) return await this.#execute(callId, tool, args, consent, runningLabel, run, { retry: true });
+      if (!consent.confirm) return await this.#execute(callId, facts, tool, args, consent, runningLabel, run, { retry: true });
 
-      const gated = await this.#consent(callId, tool, args, consent, linked.signal);
-      if (gated.kind === 'cancelled') return this.#cancelled(callId, name, gated.text, 0);
-      return await this.#execute(callId, tool, args, consent, runningLabel, run, { retry: false, hold: gated.hold });
+      const gated = await this.#consent(callId, facts, tool, args, consent, linked.signal);
+      if (gated.kind === 'cancelled') return this.#cancelled(callId, facts, gated.text, 0);
+      return await this.#execute(callId, facts, tool, args, consent, runningLabel, run, { retry: false, hold: gated.hold });
     } finally {
       linked.dispose();
     }
@@ -216,23 +242,24 @@ export class ToolRunner {
   }
 
   #loadTools(callId: string, args: unknown): ToolOutcome {
-    const name = 'load_tools';
-    this.#chip(callId, name, ChipStatus.running, RunnerText.loadingTools);
-    this.#emit({ type: 'tool-call-started', callId, name, attempt: 1 });
+    const facts: CallFacts = { name: 'load_tools', title: readableToolName('load_tools'), builtin: true };
+    this.#chip(callId, facts, ChipStatus.running, { attempts: 1 });
+    this.#emit({ type: 'tool-call-started', callId, name: facts.name, attempt: 1 });
     let result: SanitizedResult;
     try {
       result = sanitizeResult(this.#o.deferral.load(this.#o.registry, args));
     } catch (error) {
       result = { success: false, error: errorMessage(error) };
     }
-    const ok = result.success !== false;
-    const label = ok ? RunnerText.loadedTools : failureText(result);
-    return this.#finish(callId, name, ok ? ToolOutcomeStatus.succeeded : ToolOutcomeStatus.failed, result, label, 1);
+    if (result.success !== false) return this.#finish(callId, facts, ToolOutcomeStatus.succeeded, result, { label: '' }, 1);
+    const error = failureText(result);
+    return this.#finish(callId, facts, ToolOutcomeStatus.failed, result, { label: error, failure: ToolFailure.handler, error }, 1);
   }
 
   /** Asks the visitor (or uses the grant). Resolves with a hold when the run counts under the grant. */
   async #consent(
     callId: string,
+    facts: CallFacts,
     tool: ResolvedTool,
     args: Record<string, unknown>,
     consent: ConsentReading,
@@ -243,7 +270,9 @@ export class ToolRunner {
     const base: ConfirmationRequest = {
       id: callId,
       toolName: tool.name,
-      label: consent.label,
+      title: facts.title,
+      ...(facts.subject !== undefined ? { subject: facts.subject } : {}),
+      ...(consent.label !== undefined ? { label: consent.label } : {}),
       cost: consent.cost,
       tier3: consent.tier3,
       offersSessionApproval: grantable,
@@ -258,7 +287,7 @@ export class ToolRunner {
       } else if (coverage === 'would-exceed') {
         const state = grant.state();
         const reask: ConfirmationRequest = { ...base, offersSessionApproval: false, grantRunningTotal: state.spent, grantCap: state.cap };
-        const answer = await this.#ask(reask, signal);
+        const answer = await this.#ask(facts, reask, signal);
         if (answer.decision !== ConfirmDecision.confirm) {
           // The visitor's Cancel on the re-ask ends the grant; a system cancel (stop, close) does not.
           if (answer.source !== 'system') grant.revoke('visitor');
@@ -269,7 +298,7 @@ export class ToolRunner {
       }
     }
 
-    const answer = await this.#ask(base, signal);
+    const answer = await this.#ask(facts, base, signal);
     // Closing or stopping cancels "the same way" as the visitor's Cancel (SPEC §5).
     if (answer.decision === ConfirmDecision.cancel) return { kind: 'cancelled', text: RunnerText.cancelled };
     if (answer.decision === ConfirmDecision.approveSession && grantable) {
@@ -279,37 +308,43 @@ export class ToolRunner {
     return { kind: 'run' };
   }
 
-  async #ask(request: ConfirmationRequest, signal: AbortSignal) {
-    this.#chip(request.id, request.toolName, ChipStatus.awaitingConfirmation, request.label, { confirmation: request });
+  async #ask(facts: CallFacts, request: ConfirmationRequest, signal: AbortSignal) {
+    this.#chip(request.id, facts, ChipStatus.awaitingConfirmation, {
+      ...(request.label !== undefined ? { label: request.label } : {}),
+      confirmation: request,
+    });
     return this.#o.gate.requestOutcome(request, signal);
   }
 
   async #execute(
     callId: string,
+    facts: CallFacts,
     tool: ResolvedTool,
     args: Record<string, unknown>,
     consent: ConsentReading,
-    runningLabel: string,
+    runningLabel: string | undefined,
     run: { signal: AbortSignal; conversationId: string },
     mode: { retry: boolean; hold?: SpendHold | undefined },
   ): Promise<ToolOutcome> {
     const name = tool.name;
     const signal = run.signal;
     const delays = mode.retry ? ToolLimits.retryDelaysMs : ToolLimits.retryDelaysMs.slice(0, 1);
-    this.#chip(callId, name, ChipStatus.running, runningLabel);
+    const running = runningLabel !== undefined ? { label: runningLabel } : {};
     let last: AttemptResult = { kind: 'failed', result: { success: false, error: RunnerText.failed }, error: RunnerText.failed };
     let attempts = 0;
+    this.#chip(callId, facts, ChipStatus.running, { ...running, attempts });
     try {
       for (const delay of delays) {
         if (attempts > 0) {
           try {
             await sleep(this.#clock, delay, signal);
           } catch {
-            return this.#cancelled(callId, name, RunnerText.stopped, attempts);
+            return this.#cancelled(callId, facts, RunnerText.stopped, attempts);
           }
         }
-        if (signal.aborted) return this.#cancelled(callId, name, RunnerText.stopped, attempts);
+        if (signal.aborted) return this.#cancelled(callId, facts, RunnerText.stopped, attempts);
         attempts += 1;
+        if (attempts > 1) this.#chip(callId, facts, ChipStatus.running, { ...running, attempts });
         this.#emit({ type: 'tool-call-started', callId, name, attempt: attempts });
         last = await this.#attempt(callId, tool, args, run);
         if (last.kind !== 'failed') break;
@@ -320,17 +355,20 @@ export class ToolRunner {
       else if (last.kind !== 'ok') mode.hold?.commit();
     }
 
-    if (last.kind === 'aborted') return this.#cancelled(callId, name, RunnerText.stopped, attempts);
+    if (last.kind === 'aborted') return this.#cancelled(callId, facts, RunnerText.stopped, attempts);
     if (last.kind === 'timeout') {
       const error = RunnerText.timedOut(last.ms);
-      return this.#finish(callId, name, ToolOutcomeStatus.failed, { success: false, error }, error, attempts);
+      return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error }, { label: error, failure: ToolFailure.timeout }, attempts);
     }
-    if (last.kind === 'failed') return this.#finish(callId, name, ToolOutcomeStatus.failed, last.result, last.error, attempts);
+    if (last.kind === 'failed') {
+      return this.#finish(callId, facts, ToolOutcomeStatus.failed, last.result, { label: last.error, failure: ToolFailure.handler, error: last.error }, attempts);
+    }
 
     mode.hold?.commit();
-    const label = readSummary(tool, args, last.result);
-    const spent = consent.cost > 0 ? consent.cost : undefined;
-    return this.#finish(callId, name, ToolOutcomeStatus.succeeded, last.result, label, attempts, spent);
+    const summary = readSummary(tool, args, last.result);
+    const ending: Ending = { label: summary ?? '' };
+    if (consent.cost > 0) ending.spent = consent.cost;
+    return this.#finish(callId, facts, ToolOutcomeStatus.succeeded, last.result, ending, attempts);
   }
 
   /** One handler run, bounded by the timeout and the call's signal. */
@@ -389,28 +427,34 @@ export class ToolRunner {
     }
   }
 
-  #invalid(callId: string, name: string, reason: string): ToolOutcome {
+  #invalid(callId: string, facts: CallFacts, reason: string, source: ToolCallSource): ToolOutcome {
+    // The model gets the validator's precise reason; the visitor a notice, not a red chip.
     const error = `Invalid arguments: ${reason}`;
-    return this.#finish(callId, name, ToolOutcomeStatus.invalid, { success: false, error }, error, 0);
+    const outcome = this.#outcome(callId, facts, ToolOutcomeStatus.invalid, { success: false, error }, { label: error, failure: ToolFailure.invalidArguments }, 0);
+    try {
+      this.#o.onNotice?.(callId, { kind: NoticeKind.invalidArguments, name: facts.name, title: facts.title, source, reason });
+    } catch {
+      /* observers cannot break a call */
+    }
+    this.#emit({ type: 'tool-call-failed', outcome });
+    return outcome;
   }
 
-  #cancelled(callId: string, name: string, error: string, attempts: number): ToolOutcome {
-    return this.#finish(callId, name, ToolOutcomeStatus.cancelled, { success: false, cancelled: true, error }, RunnerText.cancelledLabel, attempts);
+  #cancelled(callId: string, facts: CallFacts, error: string, attempts: number): ToolOutcome {
+    return this.#finish(callId, facts, ToolOutcomeStatus.cancelled, { success: false, cancelled: true, error }, { label: '' }, attempts);
   }
 
-  #finish(
-    callId: string,
-    name: string,
-    status: ToolOutcomeStatus,
-    result: SanitizedResult,
-    label: string,
-    attempts: number,
-    spent?: number,
-  ): ToolOutcome {
-    const outcome = this.#outcome(callId, name, status, result, label, attempts, spent);
+  #finish(callId: string, facts: CallFacts, status: ToolOutcomeStatus, result: SanitizedResult, ending: Ending, attempts: number): ToolOutcome {
+    const outcome = this.#outcome(callId, facts, status, result, ending, attempts);
     const chipStatus =
       status === ToolOutcomeStatus.succeeded ? ChipStatus.succeeded : status === ToolOutcomeStatus.cancelled ? ChipStatus.cancelled : ChipStatus.failed;
-    this.#chip(callId, name, chipStatus, outcome.label, spent !== undefined ? { spent } : {});
+    this.#chip(callId, facts, chipStatus, {
+      attempts,
+      ...(status === ToolOutcomeStatus.succeeded && ending.label !== '' ? { label: outcome.label } : {}),
+      ...(ending.failure !== undefined ? { failure: ending.failure } : {}),
+      ...(ending.error !== undefined && ending.error !== '' ? { error: capLabel(ending.error) } : {}),
+      ...(ending.spent !== undefined ? { spent: ending.spent } : {}),
+    });
     this.#emit({
       type:
         status === ToolOutcomeStatus.succeeded ? 'tool-call-succeeded' : status === ToolOutcomeStatus.cancelled ? 'tool-call-cancelled' : 'tool-call-failed',
@@ -419,22 +463,21 @@ export class ToolRunner {
     return outcome;
   }
 
-  #outcome(
-    callId: string,
-    name: string,
-    status: ToolOutcomeStatus,
-    result: SanitizedResult,
-    label: string,
-    attempts: number,
-    spent?: number,
-  ): ToolOutcome {
-    const outcome: ToolOutcome = { callId, name, status, result, label: capLabel(label), attempts };
-    if (spent !== undefined) outcome.spent = spent;
+  #outcome(callId: string, facts: CallFacts, status: ToolOutcomeStatus, result: SanitizedResult, ending: Ending, attempts: number): ToolOutcome {
+    const outcome: ToolOutcome = { callId, name: facts.name, title: facts.title, status, result, label: capLabel(ending.label), attempts };
+    if (ending.failure !== undefined) outcome.failure = ending.failure;
+    if (ending.spent !== undefined) outcome.spent = ending.spent;
     return outcome;
   }
 
-  #chip(id: string, name: string, status: ChipStatus, label: string, extra: { confirmation?: ConfirmationRequest; spent?: number } = {}): void {
-    const chip: ToolChipItem = { kind: 'tool', id, name, status, label: capLabel(label), ...extra };
+  #chip(
+    id: string,
+    facts: CallFacts,
+    status: ChipStatus,
+    extra: Partial<Pick<ToolPart, 'label' | 'attempts' | 'spent' | 'failure' | 'error' | 'confirmation'>>,
+  ): void {
+    const chip: ToolChipItem = { kind: 'tool', id, ...facts, status, ...extra };
+    if (chip.label !== undefined) chip.label = capLabel(chip.label);
     try {
       this.#o.onChip?.(chip);
     } catch {
@@ -484,29 +527,31 @@ function readConsent(tool: ResolvedTool, args: Record<string, unknown>): Consent
   }
   // tier3 means "always ask", so it forces confirmation like a cost does.
   confirm = confirm || cost > 0 || tier3;
-  let label = RunnerText.confirm(tool.name);
+  let label: string | undefined;
   if (confirm) {
     try {
       const raw: unknown = def.confirmLabel;
       if (typeof raw === 'string' && raw.trim() !== '') label = raw;
     } catch {
-      /* default question */
+      /* the elements' default question */
     }
   }
   return { cost, tier3, confirm, label };
 }
 
-function readRunningLabel(tool: ResolvedTool): string {
+/** The page's `runningLabel`, or undefined (the elements word the default). */
+function readRunningLabel(tool: ResolvedTool): string | undefined {
   try {
     const raw: unknown = tool.definition.runningLabel;
     if (typeof raw === 'string' && raw.trim() !== '') return raw;
   } catch {
     /* default */
   }
-  return RunnerText.running(tool.name);
+  return undefined;
 }
 
-function readSummary(tool: ResolvedTool, args: Record<string, unknown>, result: SanitizedResult): string {
+/** The page's `summary(args, result)`, or undefined (the elements word the default). */
+function readSummary(tool: ResolvedTool, args: Record<string, unknown>, result: SanitizedResult): string | undefined {
   try {
     const summary: unknown = tool.definition.summary;
     if (typeof summary === 'function') {
@@ -516,7 +561,7 @@ function readSummary(tool: ResolvedTool, args: Record<string, unknown>, result: 
   } catch {
     /* fallback */
   }
-  return RunnerText.done(tool.name);
+  return undefined;
 }
 
 function readTimeout(def: ToolDefinition): number {

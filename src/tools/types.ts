@@ -24,6 +24,11 @@ export interface ToolDefinition {
   cost?: number;
   /** Always asks, never covered by a session grant. */
   tier3?: boolean;
+  /**
+   * What the chips call this tool, in the page's language ("Buy the blue mug"). Default: the
+   * name as words ("Buy blue mug" for `buy_blue_mug`).
+   */
+  title?: string;
   /** Question on the confirmation chip. May be a getter. */
   confirmLabel?: string;
   runningLabel?: string;
@@ -61,6 +66,21 @@ export const ToolOutcomeStatus = {
 } as const;
 export type ToolOutcomeStatus = (typeof ToolOutcomeStatus)[keyof typeof ToolOutcomeStatus];
 
+/** Why a call failed, as a fact the elements put into words (the model gets its own text in `result`). */
+export const ToolFailure = {
+  /** The handler threw or returned `success: false`; `error` holds its message. */
+  handler: 'handler',
+  /** The handler did not settle within `timeoutMs`. */
+  timeout: 'timeout',
+  /** The arguments were not JSON or failed the tool's schema; the handler never ran. */
+  invalidArguments: 'invalid-arguments',
+  /** No such tool is offered (unknown, or not loaded yet under deferral). */
+  unknownTool: 'unknown-tool',
+  /** The tool's `cost` could not be read, so it was not run (fail closed). */
+  unreadableCost: 'unreadable-cost',
+} as const;
+export type ToolFailure = (typeof ToolFailure)[keyof typeof ToolFailure];
+
 /**
  * What one call ended with. `result` is the sanitized object the model receives
  * (always a plain JSON-safe object; `success` is always present).
@@ -68,10 +88,17 @@ export type ToolOutcomeStatus = (typeof ToolOutcomeStatus)[keyof typeof ToolOutc
 export interface ToolOutcome {
   callId: string;
   name: string;
+  /** The tool's readable title (its `title`, or the name as words); the runner always sets it. */
+  title?: string;
   status: ToolOutcomeStatus;
   result: SanitizedResult;
-  /** Chip text when done: summary, error, or "Cancelled". */
+  /**
+   * The page's or handler's own words for the ending: the `summary` of a success, the error
+   * of a failure; '' when there are none (the elements word the rest from their labels).
+   */
   label: string;
+  /** Why it failed, when it did. */
+  failure?: ToolFailure;
   /** Credits spent, when the tool has a cost and ran successfully. */
   spent?: number;
   attempts: number;

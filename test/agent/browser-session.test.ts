@@ -22,7 +22,7 @@ describe('createBrowserSession', () => {
     expect(await session.callTool('ping', {})).to.deep.equal({ success: true, pong: true });
     await session.send('hello');
     const notice = session.state.items.find((i) => i.kind === 'notice');
-    expect(notice && notice.kind === 'notice' && notice.text).to.match(/no wave server endpoint/);
+    expect(notice && notice.kind === 'notice' && notice.notice).to.deep.include({ kind: 'step-failed', code: 'no_endpoint' });
   });
 });
 

@@ -153,7 +153,7 @@ describe('ConversationLoop', () => {
       const t = setup({ scripts: [reply(text('Long…'), end('length'))] });
       await t.loop.send('Tell me everything', new AbortController().signal);
       expect(t.notices()).to.have.length(1);
-      expect(t.notices()[0]?.text).to.contain('length limit');
+      expect(t.notices()[0]).to.deep.include({ level: 'info', notice: { kind: 'reply-truncated' } });
     });
   });
 
@@ -348,20 +348,21 @@ describe('ConversationLoop', () => {
       const t = setup({ scripts: [failing] });
       await t.loop.send('Hi', new AbortController().signal);
       expect(t.notices()).to.deep.equal([
-        { type: 'notice', level: 'error', text: "Can't reach the assistant. Check your connection.", retryable: true },
+        // A fact (the code, and the transport's message for developers); the element words it.
+        { type: 'notice', level: 'error', notice: { kind: 'step-failed', code: 'network', message: "Can't reach the assistant. Check your connection." }, retryable: true },
       ]);
       expect(t.statuses().at(-1)).to.equal('error');
       expect(t.loop.canRetry).to.equal(true);
     });
 
-    it("shows the server's message for a non-retryable error, and retry does nothing", async () => {
+    it("reports the server's code for a non-retryable error, and retry does nothing", async () => {
       const failing: Script = async function* () {
         yield* [];
         throw new TransportError({ code: 'origin_not_allowed', message: 'This site may not use the assistant.', retryable: false, status: 403 });
       };
       const t = setup({ scripts: [failing] });
       await t.loop.send('Hi', new AbortController().signal);
-      expect(t.notices()[0]).to.include({ text: 'This site may not use the assistant.', retryable: false });
+      expect(t.notices()[0]).to.deep.include({ notice: { kind: 'step-failed', code: 'origin_not_allowed', message: 'This site may not use the assistant.' }, retryable: false });
       await t.loop.retry(new AbortController().signal);
       expect(t.requests).to.have.length(1);
     });
@@ -381,7 +382,7 @@ describe('ConversationLoop', () => {
       });
       await t.loop.send('Check out', new AbortController().signal);
       expect(handlerRuns).to.equal(1);
-      expect(t.notices()).to.deep.equal([{ type: 'notice', level: 'error', text: 'The model failed.', retryable: true }]);
+      expect(t.notices()).to.deep.equal([{ type: 'notice', level: 'error', notice: { kind: 'step-failed', code: 'provider_error', message: 'The model failed.' }, retryable: true }]);
       // The failed partial reply is closed on screen but not kept in the history.
       expect(t.loop.history.at(-1)).to.deep.include({ role: 'tool', toolCallId: 'c1' });
 
@@ -423,7 +424,7 @@ describe('ConversationLoop', () => {
       expect(t.requests).to.have.length(3);
       expect(t.toolRuns).to.have.length(3);
       expect(t.notices()).to.have.length(1);
-      expect(t.notices()[0]?.text).to.match(/^Stopped after 3 steps/);
+      expect(t.notices()[0]).to.deep.include({ notice: { kind: 'step-limit', steps: 3 }, retryable: true });
       expect(t.statuses().at(-1)).to.equal('idle');
 
       await t.loop.retry(new AbortController().signal);

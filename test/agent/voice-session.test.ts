@@ -88,7 +88,7 @@ function setup(createLoop?: (deps: SessionLoopDeps) => SessionLoop) {
   const chips = () => session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
   const messages = () =>
     session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'message' }> => i.kind === 'message').map((m) => `${m.role}: ${m.text}`);
-  const notices = () => session.state.items.filter((i) => i.kind === 'notice').map((n) => (n.kind === 'notice' ? n.text : ''));
+  const notices = () => session.state.items.flatMap((n) => (n.kind === 'notice' ? [n.notice] : []));
   const waitingChip = async () => {
     // The validator loads lazily on first use: wait in tasks, not microtasks.
     for (let i = 0; i < 200; i++) {
@@ -277,7 +277,7 @@ describe('WaveSession voice', () => {
     expect(events.find((e) => e.type === 'voice-ended')).to.deep.equal({ type: 'voice-ended', engine: 'realtime', reason: 'connection-lost' });
     expect(session.state.voice).to.equal(null);
     // A dropped connection is news for the visitor; a stop they chose is not.
-    expect(session.state.items.at(-1)).to.deep.include({ kind: 'notice', level: 'error', text: 'The voice connection was lost.' });
+    expect(session.state.items.at(-1)).to.deep.include({ kind: 'notice', level: 'error', notice: { kind: 'voice-failed', reason: 'connection-lost' } });
   });
 
   it('close() and restart() end voice', async () => {
@@ -316,10 +316,10 @@ describe('WaveSession voice', () => {
     await session.startVoice(engine);
     expect(session.state.voice).to.equal(null);
     expect(types(events).filter((t) => t.startsWith('voice'))).to.deep.equal([]);
-    expect(notices()).to.deep.equal(['Voice needs the microphone, and access to it was refused.']);
+    expect(notices()).to.deep.equal([{ kind: 'voice-failed', reason: 'mic-denied' }]);
 
     await session.startVoice(unavailableVoiceEngine('speech recognition is not supported in this browser'));
-    expect(notices().at(-1)).to.equal('Voice could not start: speech recognition is not supported in this browser');
+    expect(notices().at(-1)).to.deep.equal({ kind: 'voice-failed', reason: 'unsupported', message: 'speech recognition is not supported in this browser' });
   });
 
   it('sendForReply runs the text loop, returns the reply, and the spoken turn is recorded once', async () => {

@@ -129,9 +129,9 @@ describe('WaveSession', () => {
       session.subscribe((s) => states.push(s));
       await session.callTool('first');
       await session.callTool('second');
-      expect(chips().map((c) => [c.name, c.status, c.label])).to.deep.equal([
-        ['first', 'succeeded', 'Done: first'],
-        ['second', 'succeeded', 'Second done'],
+      expect(chips().map((c) => [c.name, c.title, c.status, c.label])).to.deep.equal([
+        ['first', 'First', 'succeeded', undefined],
+        ['second', 'Second', 'succeeded', 'Second done'],
       ]);
       expect(states.length).to.be.greaterThan(3);
       for (let i = 1; i < states.length; i++) {
@@ -261,7 +261,7 @@ describe('WaveSession', () => {
       const { session, events } = setup();
       await session.send('hello');
       expect(session.state.items.map((i) => i.kind)).to.deep.equal(['message', 'notice']);
-      expect(session.state.items[1]).to.include({ level: 'error' });
+      expect(session.state.items[1]).to.deep.include({ level: 'error', notice: { kind: 'not-connected' } });
       expect(events.map((e) => e.type)).to.deep.equal(['message-sent']);
       await session.retry();
       expect(session.state.items.at(-1)?.kind).to.equal('notice');
@@ -289,8 +289,9 @@ describe('WaveSession', () => {
       expect(session.state.model).to.deep.equal({ name: 'offline demo model', offline: true });
       expect(session.state.items[1]).to.deep.equal({ kind: 'message', id: 'a1', role: 'assistant', text: 'Hi there', streaming: true });
       deps.onUpdate({ type: 'assistant-done', id: 'a1', text: 'Hi there!' });
-      deps.onUpdate({ type: 'notice', level: 'info', text: 'Note', retryable: false });
+      deps.onUpdate({ type: 'notice', level: 'info', notice: { kind: 'busy' }, retryable: false });
       expect(session.state.items.map((i) => i.kind)).to.deep.equal(['message', 'message', 'notice']);
+      expect(session.state.items[2]).to.deep.include({ level: 'info', notice: { kind: 'busy' } });
       expect(session.state.items[1]).to.include({ streaming: false, text: 'Hi there!' });
       expect(events.map((e) => e.type)).to.deep.equal(['message-sent', 'message-received']);
       session.stop();

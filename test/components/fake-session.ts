@@ -32,7 +32,7 @@ export function confirmation(id: string, over: Partial<ConfirmationRequest> = {}
 
 export function awaitingChip(id: string, over: Partial<ConfirmationRequest> = {}): Extract<TranscriptItem, { kind: 'tool' }> {
   const c = confirmation(id, over);
-  return { kind: 'tool', id, name: c.toolName, status: ChipStatus.awaitingConfirmation, label: c.label, confirmation: c };
+  return { kind: 'tool', id, name: c.toolName, status: ChipStatus.awaitingConfirmation, ...(c.label !== undefined ? { label: c.label } : {}), confirmation: c };
 }
 
 export interface RecordedAnswer {

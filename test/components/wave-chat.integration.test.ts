@@ -54,7 +54,7 @@ describe('<wave-chat> with the real WaveSession', () => {
   it('a scripted click never confirms; a real click runs the tool once and shows the receipt', async () => {
     const el = await chatWithSceneTool();
     const shown: string[] = [];
-    el.addEventListener('wave-confirmation-shown', (e) => shown.push(e.detail.request.label));
+    el.addEventListener('wave-confirmation-shown', (e) => shown.push(e.detail.request.label ?? ''));
     const result = el.callTool('add_scene', {});
     const chip = await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
     expect(shown).to.deep.equal(['Add this scene?']);

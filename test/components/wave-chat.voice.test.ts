@@ -161,7 +161,11 @@ describe('<wave-chat> voice', () => {
     expect(el.voice).to.equal(false);
     expect(el.levelSource).to.equal(null);
     const notice = el.state.items.find((i): i is Extract<TranscriptItem, { kind: 'notice' }> => i.kind === 'notice')!;
-    expect(notice).to.include({ level: 'error', text: 'Voice could not start: voice is not supported in this browser' });
+    expect(notice).to.deep.include({ level: 'error', notice: { kind: 'voice-failed', reason: 'unsupported', message: 'voice is not supported in this browser' } });
+    await el.updateComplete;
+    const transcript = el.shadowRoot!.querySelector('wave-transcript')!;
+    await (transcript as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    expect(transcript.shadowRoot!.querySelector('[part~="notice"]')!.textContent!.trim()).to.equal("Voice isn't available in this browser.");
 
     WaveChat.createVoiceEngine = () => {
       throw new Error('boom');

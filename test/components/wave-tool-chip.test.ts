@@ -20,11 +20,36 @@ describe('<wave-tool-chip>', () => {
       expect(part(el, 'confirm-button')).to.equal(null);
     });
 
-    it('names the tool when running without a label', async () => {
+    it('names the tool by its readable title (and key argument) when running without a label', async () => {
       const el = await fixture<WaveToolChip>(
-        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'get_tasks', status: ChipStatus.running, label: '' }}></wave-tool-chip>`,
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'get_tasks', status: ChipStatus.running }}></wave-tool-chip>`,
       );
-      expect(part(el, 'status')!.textContent).to.contain('get_tasks');
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Get tasks…');
+      el.item = { kind: 'tool', id: 'a', name: 'add_task', title: 'Add task', subject: 'Milk', status: ChipStatus.running };
+      await el.updateComplete;
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Add task “Milk”…');
+    });
+
+    it('a default confirmation names what is approved: title, key argument, cost; no raw tool name', async () => {
+      const paid = awaitingChip('c1', { toolName: 'buy_wave_sticker_pack', title: 'Buy wave sticker pack', cost: 30 });
+      delete paid.confirmation!.label;
+      delete paid.label;
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .item=${paid}></wave-tool-chip>`);
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Buy wave sticker pack · 30 cr?');
+      expect(el.shadowRoot!.querySelector('.cost'), 'the cost is in the question').to.equal(null);
+      expect(el.shadowRoot!.textContent).to.not.contain('buy_wave_sticker_pack');
+
+      const del = awaitingChip('c2', { toolName: 'delete_task', title: 'Delete task', subject: 'Draft launch email', cost: 0, offersSessionApproval: false });
+      delete del.confirmation!.label;
+      delete del.label;
+      el.item = del;
+      await el.updateComplete;
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Delete task “Draft launch email”?');
+
+      // The receipt uses the same words.
+      el.item = { kind: 'tool', id: 'c1', name: 'buy_wave_sticker_pack', title: 'Buy wave sticker pack', status: ChipStatus.succeeded, spent: 30 };
+      await el.updateComplete;
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Done: Buy wave sticker pack · −30 cr');
     });
 
     it('shows the summary with a receipt in the configured unit', async () => {
@@ -44,21 +69,43 @@ describe('<wave-tool-chip>', () => {
       expect(part(el, 'status')!.textContent!.trim()).to.equal('Read 3 tasks');
     });
 
-    it('renders a failure red with its error text', async () => {
+    it('renders a failure red with the handler\'s error text', async () => {
       const el = await fixture<WaveToolChip>(
-        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'x', status: ChipStatus.failed, label: 'No task with that id' }}></wave-tool-chip>`,
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'delete_task', status: ChipStatus.failed, failure: 'handler', error: 'No task with that id' }}></wave-tool-chip>`,
       );
       const chip = part(el, 'chip')!;
       expect(chip.dataset.status).to.equal('failed');
-      expect(part(el, 'status')!.textContent).to.contain('No task with that id');
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Delete task failed: No task with that id');
       expect(getComputedStyle(chip).color).to.equal('rgb(207, 34, 46)');
     });
 
-    it('reads as cancelled', async () => {
+    it('words each kind of failure from its labels, never from the model-facing text', async () => {
+      const cases: Array<[string, string]> = [
+        ['timeout', "Sync didn't answer in time. It may or may not have happened."],
+        ['unknown-tool', 'Sync is not available on this page.'],
+        ['unreadable-cost', 'Sync is unavailable right now.'],
+        ['handler', 'Sync failed.'],
+      ];
+      for (const [failure, text] of cases) {
+        const el = await fixture<WaveToolChip>(
+          html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'sync', status: ChipStatus.failed, failure }}></wave-tool-chip>`,
+        );
+        expect(part(el, 'status')!.textContent!.trim(), failure).to.equal(text);
+      }
+    });
+
+    it('reads as cancelled, naming the action', async () => {
       const el = await fixture<WaveToolChip>(
-        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'x', status: ChipStatus.cancelled, label: '' }}></wave-tool-chip>`,
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'empty_cart', status: ChipStatus.cancelled }}></wave-tool-chip>`,
       );
-      expect(part(el, 'status')!.textContent!.trim()).to.equal('Cancelled');
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Cancelled: Empty cart');
+    });
+
+    it('shows a built-in tool by its label, not its name', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'read_page', title: 'Read page', builtin: true, status: ChipStatus.running }}></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Read the page…');
     });
 
     it('shows question, cost line, Confirm, Cancel and Approve for this session', async () => {
@@ -177,7 +224,7 @@ describe('<wave-tool-chip>', () => {
         html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'add_task', status: ChipStatus.succeeded, label: 'Added' }}></wave-tool-chip>`,
       );
       expect(part(el, 'chip')!.getAttribute('role')).to.equal('group');
-      expect(part(el, 'chip')!.getAttribute('aria-label')).to.contain('add_task');
+      expect(part(el, 'chip')!.getAttribute('aria-label')).to.equal('Action: Add task');
       expect(part(el, 'status')!.getAttribute('aria-live')).to.equal('polite');
       await expect(el).to.be.accessible();
     });

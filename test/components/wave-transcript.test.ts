@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './define-parts.js';
+import { defaultLabels } from '../../components/labels.js';
 import { WaveTranscript } from '../../components/wave-transcript.js';
 import { ChipStatus, type TranscriptItem } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
@@ -30,12 +31,31 @@ describe('<wave-transcript>', () => {
     it('renders chips and notices', async () => {
       const items: TranscriptItem[] = [
         { kind: 'tool', id: 't1', name: 'add', status: ChipStatus.succeeded, label: 'Added', spent: 40 },
-        { kind: 'notice', id: 'n1', level: 'error', text: 'The server failed', retryable: true },
+        { kind: 'notice', id: 'n1', level: 'error', notice: { kind: 'step-failed', code: 'network', message: 'fetch failed' }, retryable: true },
       ];
       const el = await fixture<WaveTranscript>(html`<wave-transcript cost-unit="cr" .items=${items}></wave-transcript>`);
       const chip = el.shadowRoot!.querySelector('wave-tool-chip')!;
       expect(chip.shadowRoot!.textContent).to.contain('Added · −40 cr');
-      expect(el.shadowRoot!.querySelector('.notice.error')!.textContent).to.contain('The server failed');
+      // The visitor reads the label for the code, never the transport's own message.
+      expect(el.shadowRoot!.querySelector('.notice.error')!.textContent).to.contain("Can't reach the assistant. Check your connection.");
+      expect(el.shadowRoot!.querySelector('.notice.error')!.textContent).to.not.contain('fetch failed');
+    });
+
+    it('words an invalid-arguments notice as a short plain sentence, never as Markdown', async () => {
+      const items: TranscriptItem[] = [
+        { kind: 'notice', id: 'n1', level: 'info', notice: { kind: 'invalid-arguments', name: 'delete_task', title: 'Delete task', source: 'model', reason: 'property "task_id" must be string' } },
+        { kind: 'notice', id: 'n2', level: 'info', notice: { kind: 'invalid-arguments', name: 'delete_task', title: '**Delete** _task_ `x` [a](b)', source: 'host', reason: 'r' } },
+      ];
+      const labels = { ...defaultLabels, noticeInvalidRequest: '{name} / task_id: {action} **not bold**' };
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${items}></wave-transcript>`);
+      const notices = () => [...el.shadowRoot!.querySelectorAll('[part~="notice"]')];
+      expect(notices()[0]!.textContent!.trim()).to.equal('The assistant sent an invalid request to Delete task; it will try again.');
+      expect(notices()[0]!.textContent).to.not.contain('task_id');
+      expect(notices()[1]!.textContent!.trim()).to.equal('The page sent an invalid request to **Delete** _task_ `x` [a](b), so nothing was done.');
+      el.labels = labels;
+      await el.updateComplete;
+      expect(notices()[0]!.textContent!.trim()).to.equal('delete_task / task_id: Delete task **not bold**');
+      for (const n of notices()) expect(n.querySelector('em, strong, code, a, p')).to.equal(null);
     });
 
     it('keeps row elements when items are replaced (keyed repeat)', async () => {
@@ -124,7 +144,7 @@ describe('<wave-transcript>', () => {
     });
 
     it('renders restored history read-only above the live rows', async () => {
-      const history: TranscriptItem[] = [msg('1', 'user', 'old'), { kind: 'notice', id: 'n', level: 'error', text: 'x', retryable: true }];
+      const history: TranscriptItem[] = [msg('1', 'user', 'old'), { kind: 'notice', id: 'n', level: 'error', notice: { kind: 'busy' }, retryable: true }];
       const el = await fixture<WaveTranscript>(html`<wave-transcript .history=${history} .items=${[msg('1', 'user', 'new')]}></wave-transcript>`);
       const texts = [...el.shadowRoot!.querySelectorAll('[part~="message"]')].map((m) => m.textContent);
       expect(texts).to.deep.equal(['old', 'new']);
@@ -136,7 +156,7 @@ describe('<wave-transcript>', () => {
     it('Retry on a retryable error notice calls session.retry()', async () => {
       const session = new FakeSession();
       const el = await fixture<WaveTranscript>(
-        html`<wave-transcript .session=${session} .items=${[{ kind: 'notice', id: 'n1', level: 'error', text: 'Failed', retryable: true }]}></wave-transcript>`,
+        html`<wave-transcript .session=${session} .items=${[{ kind: 'notice', id: 'n1', level: 'error', notice: { kind: 'step-failed', code: 'provider_error', message: 'x' }, retryable: true }]}></wave-transcript>`,
       );
       await realClick(el.shadowRoot!.querySelector('[part~="retry-button"]')!);
       expect(session.calls).to.deep.equal(['retry']);
@@ -156,9 +176,9 @@ describe('<wave-transcript>', () => {
       const items: TranscriptItem[] = [
         msg('1', 'user', 'hi'),
         msg('2', 'assistant', 'Hello, see [docs](https://example.com)'),
-        { kind: 'tool', id: 't', name: 'add', status: ChipStatus.failed, label: 'No task' },
+        { kind: 'tool', id: 't', name: 'add', status: ChipStatus.failed, failure: 'handler', error: 'No task' },
         awaitingChip('c1'),
-        { kind: 'notice', id: 'n1', level: 'error', text: 'Failed', retryable: true },
+        { kind: 'notice', id: 'n1', level: 'error', notice: { kind: 'step-failed', code: 'provider_error', message: 'x' }, retryable: true },
       ];
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${items}></wave-transcript>`);
       const log = el.shadowRoot!.querySelector('[role="log"]')!;

@@ -90,6 +90,7 @@ describe('ToolRunner', () => {
       expect(outcome).to.deep.equal({
         callId: 'call-7',
         name: 'add_task',
+        title: 'Add task',
         status: 'succeeded',
         result: { success: true, id: 't1' },
         label: 'Added “Milk”',
@@ -99,9 +100,10 @@ describe('ToolRunner', () => {
       expect(seen[0]?.[1].callId).to.equal('call-7');
       expect(seen[0]?.[1].conversationId).to.equal('conv-1');
       expect(seen[0]?.[1].signal.aborted).to.equal(false);
-      expect(s.chips.map((c) => [c.status, c.label])).to.deep.equal([
-        ['running', 'Running add_task…'],
-        ['succeeded', 'Added “Milk”'],
+      // Facts only: the page's own words pass through; no sentence of the core's.
+      expect(s.chips).to.deep.equal([
+        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'running', attempts: 0 },
+        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'succeeded', attempts: 1, label: 'Added “Milk”' },
       ]);
       expect(s.events.map((e) => e.type)).to.deep.equal(['tool-call-requested', 'tool-call-started', 'tool-call-succeeded']);
     });
@@ -121,10 +123,28 @@ describe('ToolRunner', () => {
       s.register('add_task', { parameters: titleSchema, handler: () => ++calls });
       const outcome = await s.run('add_task', { title: 42 });
       expect(outcome.status).to.equal('invalid');
+      expect(outcome.failure).to.equal('invalid-arguments');
       expect(outcome.result.success).to.equal(false);
       expect(String(outcome.result.error)).to.match(/^Invalid arguments: .+/);
       expect(calls).to.equal(0);
       expect(s.events.at(-1)?.type).to.equal('tool-call-failed');
+    });
+
+    it('reports invalid arguments as a notice fact (no chip): the tool, its title, who called, and the reason the model got', async () => {
+      const s = setup();
+      const notices: unknown[] = [];
+      const runner = new ToolRunner({
+        registry: s.registry, validator, deferral: s.deferral, gate: s.gate, grant: s.grant, clock: s.clock,
+        onChip: (c) => s.chips.push(c),
+        onNotice: (id, notice) => notices.push({ id, ...notice }),
+      });
+      const idSchema = { type: 'object', properties: { task_id: { type: 'string' } }, required: ['task_id'], additionalProperties: false };
+      s.register('delete_task', { parameters: idSchema, confirm: true, handler: () => ({}) });
+      const outcome = await runner.run({ id: 'x1', name: 'delete_task', arguments: { task_id: 7 } }, { signal: new AbortController().signal, conversationId: 'c', source: 'model' });
+      expect(s.chips).to.deep.equal([]);
+      const reason = String(outcome.result.error).replace(/^Invalid arguments: /, '');
+      expect(reason).to.contain('task_id');
+      expect(notices).to.deep.equal([{ id: 'x1', kind: 'invalid-arguments', name: 'delete_task', title: 'Delete task', source: 'model', reason }]);
     });
 
     it('answers an unknown tool with the deferral error text', async () => {
@@ -135,15 +155,16 @@ describe('ToolRunner', () => {
       expect(outcome.result).to.deep.equal({ success: false, error: s.deferral.unknownToolError(s.registry, 'nope') });
     });
 
-    it('uses the running label, then a summary; a throwing or non-string summary falls back to "Done: name"', async () => {
+    it('passes the running label, then a summary; a throwing or non-string summary leaves no label (the element words it)', async () => {
       const s = setup();
       s.register('a', { runningLabel: 'Adding…', handler: () => ({}), summary: () => { throw new Error('x'); } });
       s.register('b', { handler: () => ({}), summary: () => 42 });
       s.register('c', { handler: () => ({}), summary: () => 'x'.repeat(5000) });
       const a = await s.run('a');
       expect(s.chips[0]?.label).to.equal('Adding…');
-      expect(a.label).to.equal('Done: a');
-      expect((await s.run('b')).label).to.equal('Done: b');
+      expect(a.label).to.equal('');
+      expect(s.chips.at(-1)).to.not.have.property('label');
+      expect((await s.run('b')).label).to.equal('');
       const c = await s.run('c');
       expect(c.label.length).to.be.at.most(200);
       expect(c.label.endsWith('…')).to.equal(true);
@@ -200,7 +221,9 @@ describe('ToolRunner', () => {
       expect(outcome.attempts).to.equal(3);
       expect(outcome.result).to.deep.equal({ success: false, error: 'Sold out 3' });
       expect(outcome.label).to.equal('Sold out 3');
-      expect(s.chips.at(-1)?.status).to.equal('failed');
+      expect(s.chips.at(-1)).to.include({ status: 'failed', failure: 'handler', error: 'Sold out 3', attempts: 3 });
+      // Each retry reports its attempt, so a chip can say which one is running.
+      expect(s.chips.filter((c) => c.status === 'running').map((c) => c.attempts)).to.deep.equal([0, 2, 3]);
     });
 
     it('times out: aborts the handler signal, fails with "timed out after N ms", no retry', async () => {
@@ -217,6 +240,8 @@ describe('ToolRunner', () => {
       expect(signals[0]?.aborted).to.equal(true);
       expect(p.value?.status).to.equal('failed');
       expect(String(p.value?.result.error)).to.contain('timed out after 500 ms');
+      expect(s.chips.at(-1)).to.include({ status: 'failed', failure: 'timeout' });
+      expect(s.chips.at(-1)).to.not.have.property('error');
       await s.clock.tickAsync(5000);
       expect(signals).to.have.length(1);
     });
@@ -244,7 +269,8 @@ describe('ToolRunner', () => {
       expect(signal?.aborted).to.equal(true);
       expect(outcome.status).to.equal('cancelled');
       expect(outcome.result.cancelled).to.equal(true);
-      expect(outcome.label).to.equal('Cancelled');
+      expect(outcome.label).to.equal('');
+      expect(s.chips.at(-1)?.status).to.equal('cancelled');
     });
 
     it('abortAll (chat closed) aborts handlers and pending retry waits', async () => {
@@ -336,7 +362,7 @@ describe('ToolRunner', () => {
       expect(outcome.status).to.equal('cancelled');
       expect(outcome.result).to.deep.equal({ success: false, cancelled: true, error: RunnerText.cancelled });
       expect(outcome.result.error).to.equal('The visitor cancelled this action. Do not retry it.');
-      expect(outcome.label).to.equal('Cancelled');
+      expect(outcome.label).to.equal('');
       expect(calls).to.equal(0);
     });
 
@@ -377,6 +403,29 @@ describe('ToolRunner', () => {
       expect(outcome.spent).to.equal(40);
     });
 
+    it('a confirmation without a confirmLabel carries facts for the default question: title, key argument, cost', async () => {
+      const s = setup();
+      s.register('buy_wave_sticker_pack', {
+        cost: 30,
+        parameters: { type: 'object', properties: { pack_id: { type: 'string' }, name: { type: 'string' } }, required: ['pack_id', 'name'] },
+        handler: () => ({}),
+      });
+      s.register('rename', { title: 'Renommer la liste', confirm: true, parameters: titleSchema, handler: () => ({}) });
+      const p = s.run('buy_wave_sticker_pack', { pack_id: 'p_93', name: 'Ocean\u202e blues\n' });
+      const req = await s.confirmation();
+      // The id is skipped (only a confirmLabel can resolve it); invisible characters are dropped.
+      expect(req).to.include({ toolName: 'buy_wave_sticker_pack', title: 'Buy wave sticker pack', subject: 'Ocean blues', cost: 30 });
+      expect(req).to.not.have.property('label');
+      expect(s.chips.at(-1)).to.include({ status: 'awaiting-confirmation', title: 'Buy wave sticker pack', subject: 'Ocean blues', cost: 30 });
+      s.gate.answer(req.id, 'confirm', trusted);
+      await p;
+      expect(s.chips.at(-1)).to.include({ status: 'succeeded', title: 'Buy wave sticker pack', subject: 'Ocean blues', spent: 30 });
+      const q = s.run('rename', { title: 'Courses' });
+      expect(await s.confirmation()).to.include({ title: 'Renommer la liste', subject: 'Courses' });
+      s.gate.cancelAll('closed');
+      await q;
+    });
+
     it('fails closed when the cost getter throws or is not a valid number', async () => {
       const s = setup();
       let calls = 0;
@@ -387,6 +436,7 @@ describe('ToolRunner', () => {
         const outcome = await s.run(name);
         expect(outcome.status, name).to.equal('failed');
         expect(String(outcome.result.error)).to.contain('could not be read');
+        expect(s.chips.at(-1)).to.include({ status: 'failed', failure: 'unreadable-cost' });
       }
       expect(calls).to.equal(0);
       expect(s.gate.pending()).to.deep.equal([]);
