@@ -1,0 +1,59 @@
+import { expect } from '@open-wc/testing';
+import { chipText, defaultLabels, formatLabel, noticeText, resolveLabels } from '../../components/labels.js';
+import type { NoticeFact, ToolPart } from '../../src/agent/types.js';
+
+describe('labels', () => {
+  it('fills templates and calls functions; a typo stays visible', () => {
+    expect(formatLabel('Cost: {cost} {unit}', { cost: 40, unit: 'cr' })).to.equal('Cost: 40 cr');
+    expect(formatLabel('{cots} {unit}', { cost: 40, unit: 'cr' })).to.equal('{cots} cr');
+    expect(formatLabel(({ steps }) => `${steps} étape${Number(steps) > 1 ? 's' : ''}`, { steps: 1 })).to.equal('1 étape');
+  });
+
+  it('a label function that throws or returns no string falls back to the English default, never breaks the chip', () => {
+    const labels = resolveLabels({
+      done: () => {
+        throw new Error('bad');
+      },
+      cancelled: (() => 42) as unknown as () => string,
+    });
+    const part: ToolPart = { kind: 'tool', id: 'a', name: 'add_task', status: 'succeeded' };
+    expect(chipText(part, labels, 'cr')).to.equal('Done: Add task');
+    expect(chipText({ ...part, status: 'cancelled' }, labels, 'cr')).to.equal('Cancelled: Add task');
+  });
+
+  it('resolveLabels takes strings for every key, functions only for keys with values, and ignores the rest', () => {
+    const labels = resolveLabels({ send: 'Envoyer', done: ({ action }) => `Fait : ${action}`, retry: (() => 'x') as unknown as string, cancel: 5 as unknown as string });
+    expect(labels.send).to.equal('Envoyer');
+    expect(typeof labels.done).to.equal('function');
+    expect(labels.retry).to.equal(defaultLabels.retry);
+    expect(labels.cancel).to.equal(defaultLabels.cancel);
+    expect(resolveLabels(null)).to.deep.equal(defaultLabels);
+  });
+
+  it('words every notice kind from the labels, never from the fact\'s own message', () => {
+    const facts: NoticeFact[] = [
+      { kind: 'busy' },
+      { kind: 'reply-truncated' },
+      { kind: 'step-limit', steps: 8 },
+      { kind: 'not-connected' },
+      { kind: 'invalid-arguments', name: 'delete_task', title: 'Delete task', source: 'model', reason: 'property "task_id"' },
+      { kind: 'step-failed', code: 'network', message: 'ENGLISH_MESSAGE' },
+      { kind: 'step-failed', code: 'something_new', message: 'ENGLISH_MESSAGE' },
+      { kind: 'voice-failed', reason: 'mic-denied' },
+      { kind: 'voice-failed', reason: 'whatever', message: 'ENGLISH_MESSAGE' },
+    ];
+    const texts = facts.map((f) => noticeText(f, defaultLabels));
+    expect(texts).to.deep.equal([
+      defaultLabels.noticeBusy,
+      defaultLabels.noticeReplyTruncated,
+      "Stopped after 8 steps so the assistant doesn't run on. Retry to let it continue.",
+      defaultLabels.noticeNotConnected,
+      'The assistant sent an invalid request to Delete task; it will try again.',
+      defaultLabels.errorNetwork,
+      defaultLabels.errorGeneric,
+      defaultLabels.voiceMicDenied,
+      defaultLabels.voiceError,
+    ]);
+    expect(noticeText({ kind: 'nonsense' } as unknown as NoticeFact, defaultLabels)).to.equal(defaultLabels.errorGeneric);
+  });
+});
