@@ -104,7 +104,11 @@ function itemsFor(payload: string, i: number): TranscriptItem[] {
     { kind: 'message', id: `i${i}`, role: 'assistant', text: `![x](${inParens}) ![${inParens}](https://evil.example/a.png)`, streaming: false },
     { kind: 'message', id: `c${i}`, role: 'assistant', text: '```\n' + payload + '\n```', streaming: false },
     { kind: 'message', id: `u${i}`, role: 'user', text: payload, streaming: false },
-    { kind: 'tool', id: `t${i}`, name: 'tool', status: i % 2 ? ChipStatus.succeeded : ChipStatus.failed, label: payload, spent: 5 },
+    // Every text fact a chip shows: the page's summary, a handler's error, a title, a key argument from the model.
+    i % 2
+      ? { kind: 'tool', id: `t${i}`, name: 'tool', title: payload, subject: payload, status: ChipStatus.succeeded, label: payload, spent: 5 }
+      : { kind: 'tool', id: `t${i}`, name: 'tool', title: payload, subject: payload, status: ChipStatus.failed, failure: 'handler', error: payload },
+    { kind: 'notice', id: `n${i}`, level: 'info', notice: { kind: 'invalid-arguments', name: 'tool', title: payload, source: 'model', reason: payload } },
   ];
 }
 
