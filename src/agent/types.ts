@@ -83,6 +83,8 @@ export interface ToolPart {
   builtin?: boolean;
   /** The call's key argument (first required string argument that is not an id). */
   subject?: string;
+  /** The validated arguments (absent before validation, and on restored chips). */
+  args?: Readonly<Record<string, unknown>>;
   status: ChipStatus;
   /**
    * The page's own words for this state, when it gave some: `runningLabel` while running,

@@ -100,6 +100,7 @@ interface CallFacts {
   title: string;
   builtin?: boolean;
   subject?: string;
+  args?: Record<string, unknown>;
   cost?: number;
 }
 
@@ -193,7 +194,7 @@ export class ToolRunner {
       if (!validation.valid) return this.#invalid(callId, named, validation.reason, options.source);
       const args = validation.value;
       const subject = keyArgument(tool.parameters, args);
-      const facts: CallFacts = { ...named, ...(subject !== undefined ? { subject } : {}) };
+      const facts: CallFacts = { ...named, ...(subject !== undefined ? { subject } : {}), args };
       if (linked.signal.aborted) return this.#cancelled(callId, facts, RunnerText.stopped, 0);
 
       const consent = readConsent(tool, args);
@@ -332,7 +333,7 @@ export class ToolRunner {
     const running = runningLabel !== undefined ? { label: runningLabel } : {};
     let last: AttemptResult = { kind: 'failed', result: { success: false, error: RunnerText.failed }, error: RunnerText.failed };
     let attempts = 0;
-    this.#chip(callId, facts, ChipStatus.running, { ...running, attempts });
+    this.#chip(callId, facts, ChipStatus.running, { ...running, attempts: 1 });
     try {
       for (const delay of delays) {
         if (attempts > 0) {

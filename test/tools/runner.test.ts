@@ -102,8 +102,8 @@ describe('ToolRunner', () => {
       expect(seen[0]?.[1].signal.aborted).to.equal(false);
       // Facts only: the page's own words pass through; no sentence of the core's.
       expect(s.chips).to.deep.equal([
-        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'running', attempts: 0 },
-        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'succeeded', attempts: 1, label: 'Added “Milk”' },
+        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', args: { title: 'Milk' }, status: 'running', attempts: 1 },
+        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', args: { title: 'Milk' }, status: 'succeeded', attempts: 1, label: 'Added “Milk”' },
       ]);
       expect(s.events.map((e) => e.type)).to.deep.equal(['tool-call-requested', 'tool-call-started', 'tool-call-succeeded']);
     });
@@ -223,7 +223,7 @@ describe('ToolRunner', () => {
       expect(outcome.label).to.equal('Sold out 3');
       expect(s.chips.at(-1)).to.include({ status: 'failed', failure: 'handler', error: 'Sold out 3', attempts: 3 });
       // Each retry reports its attempt, so a chip can say which one is running.
-      expect(s.chips.filter((c) => c.status === 'running').map((c) => c.attempts)).to.deep.equal([0, 2, 3]);
+      expect(s.chips.filter((c) => c.status === 'running').map((c) => c.attempts)).to.deep.equal([1, 2, 3]);
     });
 
     it('times out: aborts the handler signal, fails with "timed out after N ms", no retry', async () => {
