@@ -9,7 +9,7 @@ export type ToolTranscriptItem = Extract<TranscriptItem, { kind: 'tool' }>;
 /**
  * @example
  * const chip = onScreenConfirmation(session.state.items);
- * if (chip?.confirmation) show(chip.confirmation.label);
+ * if (chip?.confirmation) showButtonsFor(chip.confirmation.id);
  */
 export function onScreenConfirmation(items: readonly TranscriptItem[]): ToolTranscriptItem | null {
   for (let i = items.length - 1; i >= 0; i--) {

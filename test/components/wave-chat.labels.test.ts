@@ -349,6 +349,34 @@ describe('<wave-chat> with a complete French label set', () => {
     expect([...new Set(leaks)]).to.deep.equal([]);
   });
 
+  it('an invalid call to delete_task shows a plain sentence (underscores and all, never Markdown); the model gets the precise reason', async () => {
+    const el = await fixture<WaveChat>(html`<wave-chat open site-id="en"></wave-chat>`);
+    let runs = 0;
+    el.registerTool('delete_task', {
+      confirm: true,
+      parameters: { type: 'object', properties: { task_id: { type: 'string', pattern: '^t_' } }, required: ['task_id'], additionalProperties: false },
+      handler: () => ++runs,
+    });
+    model.steps.push(reply(call('c1', 'delete_task', { task_id: 'draft_launch_email' }), end('tool_calls')), reply(text('Sorry, let me check.'), end()));
+    await el.send('delete the draft task');
+    const transcript = el.shadowRoot!.querySelector('wave-transcript')!;
+    await el.updateComplete;
+    await (transcript as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    const notice = transcript.shadowRoot!.querySelector('[part~="notice"]')!;
+    expect(notice.textContent!.trim()).to.equal('The assistant sent an invalid request to Delete task; it will try again.');
+    expect(runs).to.equal(0);
+    const sent = model.requests[1]!.messages.find((m) => m.role === 'tool' && m.toolCallId === 'c1');
+    expect(sent && 'content' in sent ? sent.content : '').to.match(/Invalid arguments: .*task_id/);
+
+    // A page that names the tool and its argument in its own label sees them exactly, underscores included.
+    el.labels = { noticeInvalidRequest: '{name}: bad task_id for {title}' };
+    await el.updateComplete;
+    await (transcript as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    const shown = transcript.shadowRoot!.querySelector('[part~="notice"]')!;
+    expect(shown.textContent!.trim()).to.equal('delete_task: bad task_id for Delete task');
+    expect(shown.querySelector('em, strong')).to.equal(null);
+  });
+
   it('the English check is not vacuous: the same chips with the default labels are caught', async () => {
     const el = await fixture<WaveChat>(html`<wave-chat open site-id="en"></wave-chat>`);
     el.registerTool('vider_panier', { title: 'Vider le panier', tier3: true, handler: () => ({}) });
