@@ -116,7 +116,8 @@ interface Ending {
 
 type AttemptResult =
   | { kind: 'ok'; result: SanitizedResult }
-  | { kind: 'failed'; result: SanitizedResult; error: string }
+  /** `error` is what the model reads; `own` is the handler's own message, when it gave one (the chip shows only that). */
+  | { kind: 'failed'; result: SanitizedResult; error: string; own?: string }
   | { kind: 'timeout'; ms: number }
   | { kind: 'aborted' };
 
@@ -164,7 +165,8 @@ export class ToolRunner {
       // Only a bug in an injected collaborator lands here; still an outcome, never a rejection.
       const message = errorMessage(error);
       const facts: CallFacts = { name, title: readableToolName(name) };
-      return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error: message }, { label: message, failure: ToolFailure.handler, error: message }, 0);
+      // The message is ours, not the page's: the chip says the action failed, without it.
+      return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error: message }, { label: message, failure: ToolFailure.handler }, 0);
     }
   }
 
@@ -253,8 +255,8 @@ export class ToolRunner {
       result = { success: false, error: errorMessage(error) };
     }
     if (result.success !== false) return this.#finish(callId, facts, ToolOutcomeStatus.succeeded, result, { label: '' }, 1);
-    const error = failureText(result);
-    return this.#finish(callId, facts, ToolOutcomeStatus.failed, result, { label: error, failure: ToolFailure.handler, error }, 1);
+    // The deferral's reason is written for the model; the chip only says the search failed.
+    return this.#finish(callId, facts, ToolOutcomeStatus.failed, result, { label: failureText(result), failure: ToolFailure.handler }, 1);
   }
 
   /** Asks the visitor (or uses the grant). Resolves with a hold when the run counts under the grant. */
@@ -362,7 +364,9 @@ export class ToolRunner {
       return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error }, { label: error, failure: ToolFailure.timeout }, attempts);
     }
     if (last.kind === 'failed') {
-      return this.#finish(callId, facts, ToolOutcomeStatus.failed, last.result, { label: last.error, failure: ToolFailure.handler, error: last.error }, attempts);
+      const ending: Ending = { label: last.error, failure: ToolFailure.handler };
+      if (last.own !== undefined) ending.error = last.own;
+      return this.#finish(callId, facts, ToolOutcomeStatus.failed, last.result, ending, attempts);
     }
 
     mode.hold?.commit();
@@ -415,12 +419,13 @@ export class ToolRunner {
       }
       if (!settled.ok) {
         const error = errorMessage(settled.error);
-        return { kind: 'failed', result: sanitizeResult({ success: false, error }), error };
+        const own = ownMessage(settled.error);
+        return { kind: 'failed', result: sanitizeResult({ success: false, error }), error, ...(own ? { own } : {}) };
       }
       const result = tool.builtin ? sanitizeBuiltinResult(settled.value) : sanitizeResult(settled.value);
       // isFailure also reads a failure inside the oversize `{ note, preview }` form.
       const failure = isFailure(result);
-      if (failure.failed) return { kind: 'failed', result, error: failure.error || RunnerText.failed };
+      if (failure.failed) return { kind: 'failed', result, error: failure.error || RunnerText.failed, ...(failure.error ? { own: failure.error } : {}) };
       return { kind: 'ok', result };
     } finally {
       this.#clock.clearTimeout(timer);
@@ -607,6 +612,25 @@ export function errorMessage(error: unknown): string {
   } catch {
     return RunnerText.failed;
   }
+}
+
+/**
+ * The message a handler gave with what it threw, in its own words (an Error's message, a string,
+ * an object's `message` or `error`), or undefined: a description we make up is for the model only.
+ */
+function ownMessage(thrown: unknown): string | undefined {
+  try {
+    if (typeof thrown === 'string') return thrown.trim() !== '' ? thrown : undefined;
+    if (typeof thrown !== 'object' || thrown === null) return undefined;
+    const record = thrown as Record<string, unknown>;
+    for (const key of ['message', 'error']) {
+      const value = record[key];
+      if (typeof value === 'string' && value.trim() !== '') return value;
+    }
+  } catch {
+    /* a throwing getter says nothing */
+  }
+  return undefined;
 }
 
 function capLabel(label: string): string {

@@ -226,6 +226,38 @@ describe('ToolRunner', () => {
       expect(s.chips.filter((c) => c.status === 'running').map((c) => c.attempts)).to.deep.equal([1, 2, 3]);
     });
 
+    it("a failed chip shows only the handler's own message, never a description the runner made up", async () => {
+      const s = setup();
+      const cases: Record<string, () => unknown> = {
+        thrown_error: () => { throw new Error('Sold out'); },
+        thrown_string: () => { throw 'Plus de stock'; },
+        thrown_object: () => { throw { error: 'Carte refusée', code: 42 }; },
+        thrown_null: () => { throw null; },
+        thrown_empty: () => { throw new Error(''); },
+        returned_bare: () => ({ success: false }),
+        returned_error: () => ({ success: false, error: 'No such task' }),
+      };
+      for (const [name, handler] of Object.entries(cases)) s.register(name, { handler });
+      const shown: Record<string, string | undefined> = {};
+      for (const name of Object.keys(cases)) {
+        const p = s.run(name);
+        await s.clock.tickAsync(1000);
+        const outcome = await p;
+        expect(outcome.status, name).to.equal('failed');
+        expect(String(outcome.result.error), `${name}: the model always gets a reason`).to.not.equal('');
+        shown[name] = s.chips.at(-1)?.error;
+      }
+      expect(shown).to.deep.equal({
+        thrown_error: 'Sold out',
+        thrown_string: 'Plus de stock',
+        thrown_object: 'Carte refusée',
+        thrown_null: undefined,
+        thrown_empty: undefined,
+        returned_bare: undefined,
+        returned_error: 'No such task',
+      });
+    });
+
     it('times out: aborts the handler signal, fails with "timed out after N ms", no retry', async () => {
       const s = setup();
       const signals: AbortSignal[] = [];
@@ -661,7 +693,13 @@ describe('ToolRunner', () => {
       expect((await s.run(inactive, {}, { source: 'host' })).status).to.equal('succeeded');
       const load = await s.run('load_tools', { names: [inactive] });
       expect(load.status).to.equal('succeeded');
+      // A built-in chip: the elements title it from their labels.
+      expect(s.chips.at(-1)).to.deep.include({ name: 'load_tools', builtin: true, status: 'succeeded' });
       expect((await s.run(inactive)).status).to.equal('succeeded');
+      const bad = await s.run('load_tools', { names: 'nope' });
+      expect(bad.status).to.equal('failed');
+      expect(s.chips.at(-1)).to.include({ name: 'load_tools', status: 'failed', failure: 'handler' });
+      expect(s.chips.at(-1), 'the reason is written for the model, not shown').to.not.have.property('error');
     });
   });
 });
