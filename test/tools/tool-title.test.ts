@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import fc from 'fast-check';
 import { keyArgument, readableToolName, toolTitle } from '../../src/tools/tool-title.js';
 
 const schema = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
@@ -36,5 +37,20 @@ describe('tool titles and key arguments', () => {
     expect(long.endsWith('…')).to.equal(true);
     expect(keyArgument(s, { name: ' \u200b ' })).to.equal(undefined);
     expect(keyArgument({ type: 'object', required: 'name' }, { name: 'x' })).to.equal(undefined);
+  });
+
+  it('whatever the model sends, the key argument is one visible line of at most 80 characters (generated)', () => {
+    const s = schema({ name: { type: 'string' } }, ['name']);
+    const hidden = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }));
+    fc.assert(
+      fc.property(text, (value) => {
+        const shown = keyArgument(s, { name: value });
+        // Nothing shown only when there was nothing visible to show.
+        if (shown === undefined) return /^[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]*$/.test(value);
+        return !hidden.test(shown) && !/\s\s/.test(shown) && shown === shown.trim() && Array.from(shown).length <= 80;
+      }),
+      { numRuns: 500 },
+    );
   });
 });
