@@ -98,6 +98,8 @@ export interface WaveLabels {
   noticeInvalidRequest: LabelTemplate;
   /** The page's own `callTool` sent invalid arguments: `{action}`, `{title}`, `{name}`. */
   noticeInvalidPageRequest: LabelTemplate;
+  /** The model asked for actions the page does not offer: `{tools}` (their names as words, joined), `{count}`. */
+  noticeToolsUnavailable: LabelTemplate;
   errorNetwork: string;
   errorTimeout: string;
   errorUnreadableReply: string;
@@ -173,6 +175,7 @@ export const defaultLabels: WaveLabels = {
   noticeNotConnected: 'The assistant is not connected yet, so this message was not sent.',
   noticeInvalidRequest: 'The assistant sent an invalid request to {action}; it will try again.',
   noticeInvalidPageRequest: 'The page sent an invalid request to {action}, so nothing was done.',
+  noticeToolsUnavailable: "The assistant asked for something this page doesn't offer ({tools}), so nothing was done.",
   errorNetwork: "Can't reach the assistant. Check your connection.",
   errorTimeout: 'The assistant took too long to answer. Try again.',
   errorUnreadableReply: "The assistant sent a reply this page can't read.",
@@ -387,6 +390,10 @@ export function noticeText(notice: NoticeFact | undefined, labels: WaveLabels): 
     case NoticeKind.invalidArguments: {
       const values = actionValues(labels, { name: notice.name, title: notice.title });
       return label(labels, notice.source === 'host' ? 'noticeInvalidPageRequest' : 'noticeInvalidRequest', values);
+    }
+    case NoticeKind.toolsUnavailable: {
+      const tools = notice.tools.map((name) => toolPartTitle(labels, { name })).join(', ');
+      return label(labels, 'noticeToolsUnavailable', { tools, count: notice.tools.length });
     }
     case NoticeKind.stepFailed:
       return label(labels, STEP_ERRORS[notice.code] ?? 'errorGeneric', { code: notice.code });

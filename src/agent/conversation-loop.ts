@@ -250,6 +250,10 @@ export class ConversationLoop {
           toolCalls.push({ id, name: event.name, arguments: event.arguments });
         } else if (event.type === 'meta') {
           this.#emit({ type: 'meta', model: event.model, offline: event.offline });
+        } else if (event.type === 'notice') {
+          if (event.code === 'unknown_tools') {
+            this.#emit({ type: 'notice', level: 'info', notice: { kind: NoticeKind.toolsUnavailable, tools: [...(event.tools ?? [])] }, retryable: false });
+          }
         } else if (event.type === 'error') {
           // A transport that yields errors instead of throwing them.
           failure = {

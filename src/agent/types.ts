@@ -35,6 +35,8 @@ export const NoticeKind = {
   notConnected: 'not-connected',
   /** A tool call's arguments were invalid; the model got the validator's reason and may try again. */
   invalidArguments: 'invalid-arguments',
+  /** The model asked for tools the page does not offer (`tools`); nothing was run. */
+  toolsUnavailable: 'tools-unavailable',
   /** Voice could not start or ended on a failure: `reason` as in `VoiceEndReason`, or `unsupported`, `no-microphone`. */
   voiceFailed: 'voice-failed',
 } as const;
@@ -63,6 +65,7 @@ export type NoticeFact =
       /** The validator's reason, as the model received it. */
       reason: string;
     }
+  | { kind: typeof NoticeKind.toolsUnavailable; tools: string[] }
   | {
       kind: typeof NoticeKind.voiceFailed;
       reason: string;

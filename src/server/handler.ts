@@ -485,8 +485,8 @@ async function* guardedStep(options: StreamStepOptions, signal: AbortSignal): As
     for (const c of good) yield { type: 'tool_call', id: c.call.id, name: c.call.name, arguments: c.call.arguments };
     const unknown = bad.filter((c) => c.status === CallCheckStatus.unknown);
     if (unknown.length > 0) {
-      const names = [...new Set(unknown.map((c) => `“${c.call.name}”`))].join(', ');
-      yield { type: 'text', delta: `${text ? '\n\n' : ''}(The tool ${names} is not available on this page, so it was not used.)` };
+      // A fact, not a sentence in the model's reply: the widget words it (plain text, its language).
+      yield { type: 'notice', code: 'unknown_tools', tools: [...new Set(unknown.map((c) => c.call.name.slice(0, 64)))].slice(0, 8) };
     }
     yield { type: 'end', reason: good.length > 0 ? 'tool_calls' : reason === 'tool_calls' ? 'stop' : reason };
     return;

@@ -38,7 +38,13 @@ export type WaveStreamEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'end'; reason: 'stop' | 'tool_calls' | 'length' }
-  | { type: 'error'; code: string; message: string; retryable: boolean };
+  | { type: 'error'; code: string; message: string; retryable: boolean }
+  /**
+   * Something the visitor should know that is not the model's text, as data the widget words
+   * in its own language. `unknown_tools`: the model asked for tools the page does not offer
+   * (`tools` names them); they were not run. Clients ignore codes they do not know.
+   */
+  | { type: 'notice'; code: string; tools?: string[] };
 
 /** Body of `POST {endpoint}/voice/session`: mint a realtime session (SPEC §9). */
 export interface VoiceSessionRequest {

@@ -274,7 +274,7 @@ function badStream(detail: string): TransportError {
   });
 }
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set(['meta', 'text', 'tool_call', 'end', 'error']);
+const KNOWN_TYPES: ReadonlySet<string> = new Set(['meta', 'text', 'tool_call', 'end', 'error', 'notice']);
 const END_REASONS: ReadonlySet<string> = new Set(['stop', 'tool_calls', 'length']);
 
 /**
@@ -321,6 +321,14 @@ function toStreamEvent(e: SseEvent): WaveStreamEvent | undefined {
           ? data['message']
           : 'The assistant ran into a problem.';
       return { type, code, message, retryable: data['retryable'] === true };
+    }
+    case 'notice': {
+      // Data only; a malformed notice is dropped rather than failing the reply.
+      const code = data['code'];
+      if (typeof code !== 'string' || code === '') return undefined;
+      const raw = data['tools'];
+      const tools = Array.isArray(raw) ? raw.filter((t): t is string => typeof t === 'string').slice(0, 8).map((t) => t.slice(0, 64)) : [];
+      return { type, code, tools };
     }
     default:
       return undefined;

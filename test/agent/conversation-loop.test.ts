@@ -149,6 +149,15 @@ describe('ConversationLoop', () => {
       expect(t.updates).to.deep.equal([]);
     });
 
+    it('passes the server\'s unknown-tools notice on as a fact; other notice codes are ignored', async () => {
+      const t = setup({
+        scripts: [reply(text('Done.'), { type: 'notice', code: 'unknown_tools', tools: ['delete_all'] }, { type: 'notice', code: 'later_code' }, end())],
+      });
+      await t.loop.send('Delete everything', new AbortController().signal);
+      expect(t.notices()).to.deep.equal([{ type: 'notice', level: 'info', notice: { kind: 'tools-unavailable', tools: ['delete_all'] }, retryable: false }]);
+      expect(t.loop.history.at(-1)).to.deep.equal({ role: 'assistant', content: 'Done.' });
+    });
+
     it('tells the visitor when a reply was cut at its length limit', async () => {
       const t = setup({ scripts: [reply(text('Long…'), end('length'))] });
       await t.loop.send('Tell me everything', new AbortController().signal);

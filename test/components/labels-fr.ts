@@ -54,6 +54,8 @@ export const frenchLabels: WaveLabels = {
   noticeNotConnected: 'L’assistant n’est pas encore connecté : ce message n’a pas été envoyé.',
   noticeInvalidRequest: 'L’assistant a envoyé une demande invalide à {action} ; il va réessayer.',
   noticeInvalidPageRequest: 'La page a envoyé une demande invalide à {action} ; rien n’a été fait.',
+  noticeToolsUnavailable: ({ tools, count }) =>
+    `L’assistant a demandé ${Number(count) > 1 ? 'des opérations absentes' : 'une opération absente'} de cette page (${tools}) ; rien n’a été fait.`,
   errorNetwork: 'Impossible de joindre l’assistant. Vérifiez votre connexion.',
   errorTimeout: 'L’assistant a mis trop de temps à répondre. Réessayez.',
   errorUnreadableReply: 'L’assistant a envoyé une réponse illisible.',

@@ -39,6 +39,7 @@ describe('labels', () => {
       { kind: 'invalid-arguments', name: 'delete_task', title: 'Delete task', source: 'model', reason: 'property "task_id"' },
       { kind: 'step-failed', code: 'network', message: 'ENGLISH_MESSAGE' },
       { kind: 'step-failed', code: 'something_new', message: 'ENGLISH_MESSAGE' },
+      { kind: 'tools-unavailable', tools: ['delete_all', 'drop_table'] },
       { kind: 'voice-failed', reason: 'mic-denied' },
       { kind: 'voice-failed', reason: 'whatever', message: 'ENGLISH_MESSAGE' },
     ];
@@ -51,6 +52,7 @@ describe('labels', () => {
       'The assistant sent an invalid request to Delete task; it will try again.',
       defaultLabels.errorNetwork,
       defaultLabels.errorGeneric,
+      "The assistant asked for something this page doesn't offer (Delete all, Drop table), so nothing was done.",
       defaultLabels.voiceMicDenied,
       defaultLabels.voiceError,
     ]);

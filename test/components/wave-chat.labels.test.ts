@@ -239,7 +239,7 @@ describe('<wave-chat> with a complete French label set', () => {
     // 3. A cancelled confirmation naming its target, a tier3 confirmation, a reply cut at its length limit.
     model.steps.push(
       reply(call('c7', 'supprimer_tache', { titre: 'Brouillon' }), call('c8', 'vider_panier'), end('tool_calls')),
-      reply(text('Je m’arrête là'), end('length')),
+      reply(text('Je m’arrête là'), { type: 'notice', code: 'unknown_tools', tools: ['effacer_tout', 'delete_everything'] }, end('length')),
     );
     const third = el.send('Supprime le brouillon et vide le panier');
     await until(() => part('c7')?.status === 'awaiting-confirmation', 'confirmation');
@@ -322,6 +322,7 @@ describe('<wave-chat> with a complete French label set', () => {
       'Vider le panier ?',
       'Fait : Vider le panier',
       frenchLabels.noticeReplyTruncated as string,
+      'L’assistant a demandé des opérations absentes de cette page (Effacer tout, Delete everything) ; rien n’a été fait.',
       'Vous avez dépensé 120 cr sur 200 avec cette autorisation. Commander une affiche · 120 cr ?',
       'Dépenses autorisées · 120 cr',
       'Dépenses autorisées · 240 cr',

@@ -189,6 +189,21 @@ describe('createSseTransport', () => {
       ]);
     });
 
+    it('yields a notice as data (bounded tool names); a malformed notice is dropped, not a failure', async () => {
+      const raw =
+        sse('notice', { type: 'notice', code: 'unknown_tools', tools: ['delete_all', 7, 'x'.repeat(100)] }) +
+        sse('notice', { type: 'notice', tools: ['a'] }) +
+        sse('notice', { type: 'notice', code: 'something_new' }) +
+        sse('end', { reason: 'stop' });
+      const { fetch } = stubFetch(() => sseResponse(streamingBody([raw]).stream));
+      const events = await collect(createSseTransport({ endpoint: '/wave', fetch }).step(REQUEST, new AbortController().signal));
+      expect(events).to.deep.equal([
+        { type: 'notice', code: 'unknown_tools', tools: ['delete_all', 'x'.repeat(64)] },
+        { type: 'notice', code: 'something_new', tools: [] },
+        { type: 'end', reason: 'stop' },
+      ]);
+    });
+
     it('passes non-object tool-call arguments through unchanged', async () => {
       const raw = sse('tool_call', { id: 'c1', name: 'x', arguments: '{"a":1}' }) + sse('end', { reason: 'tool_calls' });
       const { fetch } = stubFetch(() => sseResponse(streamingBody([raw]).stream));
