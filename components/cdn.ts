@@ -43,6 +43,8 @@ export async function boot(script: HTMLScriptElement): Promise<WaveChat> {
     : new URL('/wave', script.src).href;
   el.setAttribute('endpoint', endpoint);
   if (script.dataset.open === 'true') el.setAttribute('open', '');
+  // Opt-in WebMCP bridge: `data-webmcp` (empty or any value but "false").
+  if (script.dataset.webmcp !== undefined && script.dataset.webmcp !== 'false') el.setAttribute('webmcp', '');
   document.body.append(el);
   await customElements.whenDefined('wave-chat');
   await el.updateComplete;

@@ -20,6 +20,7 @@ import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
 import type { VoiceEngine } from '../src/voice/types.js';
 import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
 import { SessionController } from './controllers/session-controller.js';
+import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
@@ -137,6 +138,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     voice: { type: Boolean, reflect: true },
     voiceAvailable: { type: Boolean, attribute: 'voice-available' },
     voiceEngine: { type: String, attribute: 'voice-engine' },
+    webmcp: { type: Boolean },
     voiceLevel: { type: Number, attribute: false },
     levelSource: { attribute: false },
     _history: { state: true },
@@ -165,6 +167,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare voiceAvailable: boolean;
   /** `browser` (default: Web Speech driving the text model) or `realtime` (speech-to-speech via the wave server). */
   declare voiceEngine: VoicePreference;
+  /** Opt-in WebMCP bridge: page tools offered to the browser's agent and its page tools to ours (no-op without `document.modelContext`). */
+  declare webmcp: boolean;
   /** Audio level 0..1 for the waves. */
   declare voiceLevel: number;
   /** Polled per animation frame for the audio level. */
@@ -194,6 +198,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.voice = false;
     this.voiceAvailable = hasSpeechRecognition();
     this.voiceEngine = 'browser';
+    this.webmcp = false;
+    new WebMcpController(this);
     this.voiceLevel = 0;
     this.levelSource = null;
     this._history = [];

@@ -178,7 +178,8 @@ export interface PageToolsApi {
   registerTools(map: Record<string, ToolDefinition>): number;
   unregisterTool(name: string): boolean;
   getHostToolSchemas(): HostToolSchema[];
-  callTool(name: string, args?: unknown): Promise<SanitizedResult>;
+  /** `options.signal` aborts the call (its confirmation is cancelled, its handler's signal aborts). */
+  callTool(name: string, args?: unknown, options?: { signal?: AbortSignal }): Promise<SanitizedResult>;
   setContext(value: unknown): void;
 }
 

@@ -207,11 +207,15 @@ export class WaveSession implements WaveSessionApi {
     return Object.entries(this.#options.builtinTools ?? {}).map(([name, def]) => builtinSchema(name, def));
   }
 
-  /** Runs a tool exactly as a model call would, resolving with what the model would receive. */
-  async callTool(name: string, args?: unknown): Promise<SanitizedResult> {
+  /**
+   * Runs a tool exactly as a model call would, resolving with what the model would receive.
+   * Aborting `options.signal` (a WebMCP agent cancelling) stops it as Stop would.
+   */
+  async callTool(name: string, args?: unknown, options: { signal?: AbortSignal } = {}): Promise<SanitizedResult> {
     const call: ToolCall = { id: `host_${this.#newId()}`, name: String(name), arguments: args ?? {} };
+    const signal = options?.signal instanceof AbortSignal ? options.signal : new AbortController().signal;
     const outcome = await this.#runner.run(call, {
-      signal: new AbortController().signal,
+      signal,
       conversationId: this.#state.conversationId,
       source: 'host',
     });
