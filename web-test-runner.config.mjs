@@ -1,8 +1,10 @@
-// Browser tests: unit and element tests in real Chromium.
+// Browser tests: unit and element tests in real Chromium and Firefox (ESR).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import * as puppeteer from 'puppeteer-core';
 import { build } from 'esbuild';
 import { chromiumArgs, chromiumPath } from './test/chromium.mjs';
+import { firefoxPath } from './test/firefox.mjs';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, normalize, sep } from 'node:path';
@@ -63,8 +65,15 @@ function prebundleSource(paths) {
   };
 }
 
+const chromium = (extraArgs = []) =>
+  chromeLauncher({ launchOptions: { executablePath: chromiumPath(), args: [...chromiumArgs, ...extraArgs], headless: true } });
+
+// Firefox through puppeteer-core over WebDriver BiDi (the same launcher class, another browser).
+const firefox = () =>
+  chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true } });
+
 export default {
-  files: ['test/**/*.test.ts', '!test/server/**', '!test/e2e/**', '!test/bench/**'],
+  files: ['test/**/*.test.ts', '!test/**/*.webmcp.test.ts', '!test/server/**', '!test/e2e/**', '!test/bench/**'],
   nodeResolve: { exportConditions: ['browser', 'production'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
@@ -75,9 +84,9 @@ export default {
     prebundleSource(['/src/tools/ajv-draft7.ts']),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
-  browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath: chromiumPath(), args: chromiumArgs, headless: true },
-    }),
+  browsers: [chromium(), firefox()],
+  groups: [
+    // document.modelContext exists only in Chromium with WebMCP switched on.
+    { name: 'webmcp', files: 'test/**/*.webmcp.test.ts', browsers: [chromium(['--enable-features=WebMCP'])] },
   ],
 };
