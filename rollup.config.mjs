@@ -24,13 +24,33 @@ function json() {
   return { name: 'json', transform: (code, id) => (id.endsWith('.json') ? { code: `export default ${code};`, map: null } : null) };
 }
 
-/** TypeScript → JavaScript with esbuild (type-checking is `npm run typecheck`'s job). */
+/** TypeScript (and TSX, with React's automatic runtime) → JavaScript with esbuild (type-checking is `npm run typecheck`'s job). */
 function esbuildTs({ target = 'es2022', minify = false } = {}) {
   return {
     name: 'esbuild-ts',
     async transform(code, id) {
-      if (!id.endsWith('.ts')) return null;
-      const out = await transform(code, { loader: 'ts', target, sourcemap: true, sourcefile: id, minifySyntax: minify, tsconfigRaw: { compilerOptions: { useDefineForClassFields: false, verbatimModuleSyntax: true } } });
+      if (!id.endsWith('.ts') && !id.endsWith('.tsx')) return null;
+      const loader = id.endsWith('.tsx') ? 'tsx' : 'ts';
+      const out = await transform(code, { loader, target, sourcemap: true, sourcefile: id, minifySyntax: minify, tsconfigRaw: { compilerOptions: { useDefineForClassFields: false, verbatimModuleSyntax: true, jsx: 'react-jsx' } } });
+      return { code: out.code, map: out.map };
+    },
+  };
+}
+
+/** React's CommonJS picks its build from `process.env.NODE_ENV`: the demo bundles the production one. */
+function nodeEnvProduction() {
+  return {
+    name: 'node-env-production',
+    transform: (code, id) => (id.includes('/node_modules/') && code.includes('process.env.NODE_ENV') ? { code: code.replaceAll('process.env.NODE_ENV', '"production"'), map: null } : null),
+  };
+}
+
+/** Whole-chunk minification by esbuild. */
+function esbuildMinify() {
+  return {
+    name: 'esbuild-minify',
+    async renderChunk(code) {
+      const out = await transform(code, { minify: true, format: 'esm', target: 'es2022', sourcemap: true });
       return { code: out.code, map: out.map };
     },
   };
@@ -76,11 +96,19 @@ export default [
   },
   // ESM for npm consumers: modules preserved, dependencies left as imports.
   {
-    input: { 'src/index': 'src/index.ts', 'components/index': 'components/index.ts', 'components/define': 'components/define.ts' },
+    input: { 'src/index': 'src/index.ts', 'components/index': 'components/index.ts', 'components/define': 'components/define.ts', 'react/index': 'react/index.ts' },
     // Paths mirror the sources (dist/esm/src/…, dist/esm/components/…) so tsc's .d.ts files sit beside them.
     output: { dir: 'dist/esm', format: 'es', preserveModules: true, preserveModulesRoot: '.', entryFileNames: '[name].js', sourcemap: true },
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
     plugins: [tsResolve(), esbuildTs()],
+    onwarn,
+  },
+  // The React demo page's app (demo/react.html): React, react-dom and the widget in one file.
+  {
+    input: { react: 'demo/react-app.tsx' },
+    output: { dir: 'dist/demo', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'react-[name]-[hash].js', sourcemap: true },
+    // esbuild minifies it (terser would take several times longer for a demo page).
+    plugins: [nodeEnvProduction(), ...browserPlugins(false), esbuildMinify()],
     onwarn,
   },
   // The wave server: an edge-safe handler module and the Node entry.

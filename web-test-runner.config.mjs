@@ -8,6 +8,7 @@ import { firefoxPath } from './test/firefox.mjs';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, normalize, sep } from 'node:path';
+import { execFileSync } from 'node:child_process';
 
 // The public corpora the tests use, copied into the repository with their SOURCE and LICENSE.
 const corporaDir = fileURLToPath(new URL('./test/corpora/', import.meta.url));
@@ -65,6 +66,63 @@ function prebundleSource(paths) {
   };
 }
 
+/**
+ * React ships CommonJS (with `process.env.NODE_ENV` switches), which per-file conversion cannot
+ * serve: `react`, `react-dom`, `react-dom/client` and the JSX runtimes are bundled by esbuild
+ * into one ES module (one React instance for all of them, development build so StrictMode
+ * double-mounts), and each of those paths is served as a module re-exporting its part of it.
+ */
+function prebundleReact() {
+  const parts = {
+    '/node_modules/react/index.js': 'react',
+    '/node_modules/react/jsx-runtime.js': 'react/jsx-runtime',
+    '/node_modules/react/jsx-dev-runtime.js': 'react/jsx-dev-runtime',
+    '/node_modules/react-dom/index.js': 'react-dom',
+    '/node_modules/react-dom/client.js': 'react-dom/client',
+  };
+  const bundlePath = '/__react-bundle.js';
+  const names = Object.values(parts);
+  const id = (name) => name.replace(/[^a-z]/gi, '_');
+  let bundle = null;
+  let exportNames = null;
+  return {
+    name: 'prebundle-react',
+    async serve(context) {
+      if (context.path === bundlePath) {
+        bundle ??= build({
+          stdin: {
+            contents: names.map((n) => `import * as ${id(n)} from '${n}';`).join('\n') + `\nexport { ${names.map(id).join(', ')} };`,
+            resolveDir: process.cwd(),
+          },
+          bundle: true,
+          format: 'esm',
+          platform: 'browser',
+          write: false,
+          logLevel: 'silent',
+          define: { 'process.env.NODE_ENV': '"development"' },
+        }).then((r) => r.outputFiles[0].text);
+        return { body: await bundle, type: 'js' };
+      }
+      const name = parts[context.path];
+      if (!name) return;
+      // Named exports are those of the CommonJS module, read in a child Node (React's own
+      // development build must not patch this process's console).
+      exportNames ??= JSON.parse(
+        execFileSync(process.execPath, ['-e', `console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, Object.keys(require(n))]))))`], {
+          env: { ...process.env, NODE_ENV: 'development' },
+        }).toString(),
+      );
+      const keys = exportNames[name].filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+      const ns = id(name);
+      const body =
+        `import { ${ns} } from '${bundlePath}';\n` +
+        `export default ${ns}.default ?? ${ns};\n` +
+        keys.map((k) => `export const ${k} = ${ns}.${k};`).join('\n');
+      return { body, type: 'js' };
+    },
+  };
+}
+
 const chromium = (extraArgs = []) =>
   chromeLauncher({ launchOptions: { executablePath: chromiumPath(), args: [...chromiumArgs, ...extraArgs], headless: true } });
 
@@ -73,7 +131,7 @@ const firefox = () =>
   chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true } });
 
 export default {
-  files: ['test/**/*.test.ts', '!test/**/*.webmcp.test.ts', '!test/server/**', '!test/e2e/**', '!test/bench/**'],
+  files: ['test/**/*.test.{ts,tsx}', '!test/**/*.webmcp.test.ts', '!test/server/**', '!test/e2e/**', '!test/bench/**'],
   nodeResolve: { exportConditions: ['browser', 'production'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
@@ -82,7 +140,9 @@ export default {
   middleware: [corpora(), cspFixtures()],
   plugins: [
     prebundleSource(['/src/tools/ajv-draft7.ts']),
-    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    prebundleReact(),
+    // .tsx (React tests) compile with the automatic JSX runtime (tsconfig: "jsx": "react-jsx").
+    esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
   browsers: [chromium(), firefox()],
   groups: [
