@@ -28,8 +28,8 @@ import type {
 
 /** The §11 events, as `on…` props. */
 const events = {
-  onToolCallRequested: 'wave-tool-call-requested' as EventName<WaveToolCallRequestedEvent>,
-  onToolCallStarted: 'wave-tool-call-started' as EventName<WaveToolCallStartedEvent>,
+  onToolRequested: 'wave-tool-call-requested' as EventName<WaveToolCallRequestedEvent>,
+  onToolStarted: 'wave-tool-call-started' as EventName<WaveToolCallStartedEvent>,
   onToolSucceeded: 'wave-tool-call-succeeded' as EventName<WaveToolCallSucceededEvent>,
   onToolFailed: 'wave-tool-call-failed' as EventName<WaveToolCallFailedEvent>,
   onToolCancelled: 'wave-tool-call-cancelled' as EventName<WaveToolCallCancelledEvent>,
