@@ -123,15 +123,60 @@ function prebundleReact() {
   };
 }
 
+/**
+ * `wave-emulate-media` (test/helpers/emulate-media.ts): media features for Chromium and Firefox.
+ * Chromium emulates them per page over CDP; puppeteer has no BiDi way, so in Firefox the
+ * content preferences are set in the browser's parent process (Firefox is launched with
+ * --remote-allow-system-access for this; tests run one file at a time, and reset what they set).
+ */
+function emulateMediaEverywhere() {
+  const chromeContexts = new WeakMap();
+  async function firefoxPrefs(page, statements) {
+    const session = page.mainFrame().browsingContext.userContext.browser.session;
+    if (!chromeContexts.has(session)) {
+      const tree = await session.send('browsingContext.getTree', { 'moz:scope': 'chrome' });
+      chromeContexts.set(session, tree.result.contexts[0].context);
+    }
+    const target = { context: chromeContexts.get(session) };
+    const result = await session.send('script.evaluate', { expression: statements.join(';'), target, awaitPromise: false });
+    if (result.result.type !== 'success') throw new Error(`could not set Firefox preferences: ${JSON.stringify(result.result)}`);
+  }
+  return {
+    name: 'wave-emulate-media',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'wave-emulate-media') return undefined;
+      const page = session.browser.getPage(session.id);
+      const { colorScheme, reducedMotion } = payload ?? {};
+      if (session.browser.name !== 'Firefox') {
+        const features = [];
+        if (colorScheme !== undefined) features.push({ name: 'prefers-color-scheme', value: colorScheme ?? '' });
+        if (reducedMotion !== undefined) features.push({ name: 'prefers-reduced-motion', value: reducedMotion ?? '' });
+        await page.emulateMediaFeatures(features);
+        return true;
+      }
+      const statements = [];
+      const scheme = 'layout.css.prefers-color-scheme.content-override';
+      if (colorScheme === null) statements.push(`Services.prefs.clearUserPref('${scheme}')`);
+      else if (colorScheme) statements.push(`Services.prefs.setIntPref('${scheme}', ${colorScheme === 'dark' ? 0 : 1})`);
+      if (reducedMotion === null) statements.push(`Services.prefs.clearUserPref('ui.prefersReducedMotion')`);
+      else if (reducedMotion) statements.push(`Services.prefs.setIntPref('ui.prefersReducedMotion', ${reducedMotion === 'reduce' ? 1 : 0})`);
+      if (statements.length) await firefoxPrefs(page, statements);
+      return true;
+    },
+  };
+}
+
+const REAL_AUDIO = 'test/voice/browser-audio.test.ts';
+
 const chromium = (extraArgs = []) =>
   chromeLauncher({ launchOptions: { executablePath: chromiumPath(), args: [...chromiumArgs, ...extraArgs], headless: true } });
 
 // Firefox through puppeteer-core over WebDriver BiDi (the same launcher class, another browser).
 const firefox = () =>
-  chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true } });
+  chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true, args: ['--remote-allow-system-access'] } });
 
 export default {
-  files: ['test/**/*.test.{ts,tsx}', '!test/**/*.webmcp.test.ts', '!test/server/**', '!test/e2e/**', '!test/bench/**'],
+  files: ['test/**/*.test.{ts,tsx}', '!test/**/*.webmcp.test.ts', `!${REAL_AUDIO}`, '!test/server/**', '!test/e2e/**', '!test/bench/**'],
   nodeResolve: { exportConditions: ['browser', 'production'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
@@ -141,12 +186,17 @@ export default {
   plugins: [
     prebundleSource(['/src/tools/ajv-draft7.ts']),
     prebundleReact(),
+    emulateMediaEverywhere(),
     // .tsx (React tests) compile with the automatic JSX runtime (tsconfig: "jsx": "react-jsx").
     esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
-  browsers: [chromium(), firefox()],
+  // WTR_BROWSERS=chromium (or firefox) runs one of them, for a quicker look while working.
+  browsers: [chromium(), firefox()].filter((b) => !process.env.WTR_BROWSERS || process.env.WTR_BROWSERS.split(',').includes(b.name === 'Chrome' ? 'chromium' : 'firefox')),
   groups: [
     // document.modelContext exists only in Chromium with WebMCP switched on.
     { name: 'webmcp', files: 'test/**/*.webmcp.test.ts', browsers: [chromium(['--enable-features=WebMCP'])] },
+    // Real audio needs a running AudioContext: headless Firefox on a machine without a sound
+    // server never leaves 'suspended' (resume() never settles), whatever the preferences.
+    { name: 'real-audio', files: REAL_AUDIO, browsers: [chromium()] },
   ],
 };

@@ -142,7 +142,10 @@ export class FakeSession implements WaveSessionApi {
 /** Clicks the centre of an element with a real (trusted) mouse event. */
 export async function realClick(el: Element): Promise<void> {
   const { sendMouse } = await import('@web/test-runner-commands');
-  el.scrollIntoView({ block: 'center' });
+  // Instantly: a smooth scroll would move the target under a click aimed at where it was.
+  el.scrollIntoView({ block: 'center', behavior: 'instant' });
+  // Measure once layout has settled (a panel opening or focus moving may still shift it).
+  await new Promise((resolve) => requestAnimationFrame(resolve));
   const r = el.getBoundingClientRect();
   await sendMouse({ type: 'click', position: [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)] });
 }

@@ -1,5 +1,6 @@
-import { aTimeout, expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
-import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
+import { aTimeout, expect, fixture, html, nextFrame, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia } from '../helpers/emulate-media.js';
 import { get } from 'idb-keyval';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
@@ -100,6 +101,8 @@ describe('<wave-chat>', () => {
       // The Markdown renderer is a lazy chunk: wait for it, not for a guess at how long it takes.
       await (customElements.get('wave-transcript') as unknown as { markdownReady(): Promise<void> }).markdownReady();
       await t.updateComplete;
+      // The Markdown renderer is a lazy chunk: under load it may arrive after the first render.
+      await waitUntil(() => t.shadowRoot!.querySelector('strong'), 'the Markdown rendered');
       expect(t.shadowRoot!.querySelector('strong')!.textContent).to.equal('yo');
     });
 
@@ -134,7 +137,7 @@ describe('<wave-chat>', () => {
         await el.updateComplete;
         expect(getComputedStyle(q(el, '[part~="panel"]')!).backgroundColor).to.equal('rgb(255, 255, 255)');
       } finally {
-        await emulateMedia({ colorScheme: 'light' });
+        await emulateMedia({ colorScheme: null });
       }
     });
 

@@ -1,5 +1,5 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
-import { emulateMedia } from '@web/test-runner-commands';
+import { emulateMedia } from '../helpers/emulate-media.js';
 import './define-parts.js';
 import type { WaveVoiceBubble } from '../../components/wave-voice-bubble.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
@@ -12,8 +12,11 @@ async function frames(n: number): Promise<void> {
 }
 
 describe('<wave-voice-bubble>', () => {
-  afterEach(async () => {
+  beforeEach(async () => {
     await emulateMedia({ reducedMotion: 'no-preference' });
+  });
+  afterEach(async () => {
+    await emulateMedia({ reducedMotion: null });
   });
 
   describe('rendering', () => {

@@ -255,7 +255,9 @@ async function runScenario(commands: Command[]): Promise<{ grant: { spent: numbe
 }
 
 describe('consent (property)', () => {
-  it('no gated handler runs without trusted consent or a covering grant; no double runs; caps hold', async () => {
+  it('no gated handler runs without trusted consent or a covering grant; no double runs; caps hold', async function () {
+    // 2,000 generated runs: room for a slower engine on a busy machine (this bounds a hang, it times nothing).
+    this.timeout(60_000);
     await fc.assert(
       fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 40, size: 'max' }), async (commands) => {
         await runScenario(commands);

@@ -160,7 +160,8 @@ describe('ArgumentValidator engines', () => {
       // ajv alone cannot work there at all.
       const forced = report['forced'] as { valid: boolean; reason: string };
       expect(forced.valid).to.equal(false);
-      expect(forced.reason).to.match(/could not be compiled: .*(unsafe-eval|Content Security Policy)/i);
+      // Chromium names 'unsafe-eval' / Content Security Policy, Firefox says "blocked by CSP".
+      expect(forced.reason).to.match(/could not be compiled: .*(unsafe-eval|Content Security Policy|blocked by CSP)/i);
     } finally {
       frame.remove();
     }

@@ -35,7 +35,7 @@ describe('createBrowserAudio', () => {
       const button = document.createElement('button');
       document.body.append(button);
       button.focus();
-      await sendKeys({ press: 'Space' });
+      await sendKeys({ press: ' ' }); // the space bar, by the key name both CDP and BiDi know
       button.remove();
       // A tone through a MediaStream stands in for the microphone.
       const source = new AudioContext();
