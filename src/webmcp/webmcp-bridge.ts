@@ -59,6 +59,8 @@ export class WebMcpBridge {
   #offRegistry: (() => void) | null = null;
   #generation = 0;
   #running = false;
+  #dirty = false;
+  #syncing = false;
   #settled: Promise<void> = Promise.resolve();
 
   constructor(options: WebMcpBridgeOptions) {
@@ -155,9 +157,24 @@ export class WebMcpBridge {
 
   // ── in: tools the page gave the browser's agent → the widget's model ────────────
 
+  // A burst of changes (a page registering many tools; our own mirrored ones) is read with one
+  // getTools() at a time: changes that arrive meanwhile are applied by one more pass.
   readonly #onToolChange = (): void => {
-    this.#settled = this.#syncIn();
+    this.#dirty = true;
+    if (!this.#syncing) this.#settled = this.#drain();
   };
+
+  async #drain(): Promise<void> {
+    this.#syncing = true;
+    try {
+      while (this.#dirty && this.#running) {
+        this.#dirty = false;
+        await this.#syncIn();
+      }
+    } finally {
+      this.#syncing = false;
+    }
+  }
 
   async #syncIn(): Promise<void> {
     const generation = ++this.#generation;

@@ -9,6 +9,7 @@ import { WaveChat } from '../../components/wave-chat.js';
 import { WaveSession } from '../../src/agent/wave-session.js';
 import { MemoryStorage } from '../../src/storage.js';
 import { findModelContext } from '../../src/webmcp/model-context.js';
+import { boot } from '../../components/cdn.js';
 
 const originalFactory = WaveChat.createSession;
 
@@ -57,6 +58,22 @@ describe('WebMCP bridge without the API', () => {
       expect(loaded.some((url) => url.includes('webmcp-bridge'))).to.equal(false);
     } finally {
       console.warn = warn;
+    }
+  });
+
+  it("the CDN script's data-webmcp turns the bridge on (any value but \"false\")", async () => {
+    const cases: Array<[string | null, boolean]> = [['', true], ['true', true], ['false', false], [null, false]];
+    for (const [value, expected] of cases) {
+      const script = document.createElement('script');
+      script.src = new URL('/dist/wave-chat.js', location.href).href;
+      if (value !== null) script.dataset.webmcp = value;
+      const el = await boot(script);
+      try {
+        expect(el.webmcp, `data-webmcp=${JSON.stringify(value)}`).to.equal(expected);
+      } finally {
+        el.remove();
+        delete window.VAWaveWidget;
+      }
     }
   });
 });
