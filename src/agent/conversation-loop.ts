@@ -13,6 +13,7 @@ import {
 } from '../transport/protocol.js';
 import { TransportError, type ModelTransport } from '../transport/sse-client.js';
 import { ConversationStatus, NoticeKind, type NoticeFact } from './types.js';
+import { describeError as describeThrown } from '../util/describe-error.js';
 
 /** What the loop reports to the session, in order. */
 export type LoopUpdate =
@@ -331,7 +332,7 @@ export class ConversationLoop {
           );
           result = outcome.result;
         } catch (error) {
-          result = signal.aborted ? STOPPED_RESULT : { success: false, error: errorText(error) };
+          result = signal.aborted ? STOPPED_RESULT : { success: false, error: describeThrown(error, { subject: 'The tool' }) };
         }
       }
       if (generation !== this.#generation) return false;
@@ -395,19 +396,11 @@ function describeError(error: unknown): { notice: NoticeFact; retryable: boolean
   if (error instanceof TransportError) {
     return { notice: { kind: NoticeKind.stepFailed, code: error.code || 'unknown', message: error.message }, retryable: error.retryable };
   }
-  let message = '';
-  try {
-    message = error instanceof Error ? error.message : String(error);
-  } catch {
-    /* an unprintable error still becomes a notice */
-  }
+  // For developers: what was thrown, readable whatever it was (empty when it says nothing).
+  const message = describeThrown(error, { fallback: '' });
   return { notice: { kind: NoticeKind.stepFailed, code: 'internal', message }, retryable: true };
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  return typeof error === 'string' && error !== '' ? error : 'The tool failed.';
-}
 
 /** Resolves or rejects with `promise`, or rejects as soon as `signal` aborts. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -29,6 +29,7 @@ import {
   type WaveCoreEvent,
   type WaveSessionApi,
 } from './types.js';
+import { describeError } from '../util/describe-error.js';
 
 /** What a loop factory receives (matches `ConversationLoopOptions`, transport left unchecked). */
 export interface SessionLoopDeps {
@@ -396,7 +397,7 @@ export class WaveSession implements WaveSessionApi {
     try {
       await step(reply.signal);
     } catch (error) {
-      this.#notice('error', { kind: NoticeKind.stepFailed, code: 'internal', message: describe(error) }, true);
+      this.#notice('error', { kind: NoticeKind.stepFailed, code: 'internal', message: describeError(error, { subject: 'The reply' }) }, true);
       this.#set({ status: ConversationStatus.error });
     } finally {
       if (this.#reply === reply) this.#reply = null;
@@ -419,7 +420,7 @@ export class WaveSession implements WaveSessionApi {
         onUpdate: (update) => this.#apply(update),
       });
     } catch (error) {
-      this.#options.warn?.(`[wave-chat] could not start the conversation: ${describe(error)}`);
+      this.#options.warn?.(`[wave-chat] could not start the conversation: ${describeError(error, { subject: 'Starting it' })}`);
       this.#loop = null;
     }
     return this.#loop;
@@ -553,10 +554,3 @@ function randomId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'Something went wrong.';
-  }
-}

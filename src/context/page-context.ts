@@ -2,6 +2,7 @@
  * Ambient page state (SPEC §6): the snapshot a page hands over with `setContext`, kept as the
  * serialized text a request carries.
  */
+import { describeError } from '../util/describe-error.js';
 
 /** Client-side cap on the serialized snapshot (the server re-caps at 8,000). */
 export const CONTEXT_CLIENT_CAP = 12_000;
@@ -53,7 +54,7 @@ export class PageContext {
       try {
         text = JSON.stringify(value);
       } catch (error) {
-        this.#ignore(describe(error));
+        this.#ignore(describeError(error, { subject: 'Serializing it', maxChars: 200 }));
         return;
       }
       if (typeof text !== 'string') {
@@ -83,10 +84,3 @@ function cap(text: string): string {
   return head + SUFFIX;
 }
 
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error).slice(0, 200);
-  } catch {
-    return 'it could not be serialized';
-  }
-}

@@ -10,6 +10,7 @@ import {
   type JsonSchema,
   type ToolDefinition,
 } from './types.js';
+import { describeError } from '../util/describe-error.js';
 
 /** One accepted tool. `definition` is the page's own object, so `cost`/`confirmLabel` getters stay live. */
 export interface RegisteredTool {
@@ -107,7 +108,7 @@ export class ToolRegistry {
     try {
       entries = Object.keys(map).map((key) => [key, (map as Record<string, unknown>)[key]]);
     } catch (error) {
-      this.#warn(`[wave-chat] registerTools(map) rejected: the map could not be read (${String(error)})`);
+      this.#warn(`[wave-chat] registerTools(map) rejected: the map could not be read (${describeError(error, { subject: 'Reading it', maxChars: 200 })})`);
       return 0;
     }
     let count = 0;
@@ -182,7 +183,7 @@ export class ToolRegistry {
         listener();
       } catch (error) {
         // One faulty listener must not stop the others nor the registration.
-        this.#warn(`[wave-chat] a tool registry listener threw: ${String(error)}`);
+        this.#warn(`[wave-chat] a tool registry listener threw: ${describeError(error, { subject: 'The listener', maxChars: 200 })}`);
       }
     }
   }
@@ -240,7 +241,7 @@ export class ToolRegistry {
       }
       return { parameters, description: text };
     } catch (error) {
-      return `definition could not be read (${String(error).slice(0, 200)})`;
+      return `definition could not be read (${describeError(error, { subject: 'Reading it', maxChars: 200 })})`;
     }
   }
 }

@@ -24,6 +24,7 @@ import {
   type ToolOutcome,
 } from './types.js';
 import type { ArgumentValidator } from './validator.js';
+import { describeError } from '../util/describe-error.js';
 
 /** A built-in tool: a definition plus an optional per-call confirmation rule (e.g. `navigate`). */
 export type BuiltinToolDefinition = ToolDefinition & { confirmIf?: (args: Record<string, unknown>) => boolean };
@@ -163,7 +164,7 @@ export class ToolRunner {
       return await this.#run(callId, name, call?.arguments, options);
     } catch (error) {
       // Only a bug in an injected collaborator lands here; still an outcome, never a rejection.
-      const message = errorMessage(error);
+      const message = describeError(error);
       const facts: CallFacts = { name, title: readableToolName(name) };
       // The message is ours, not the page's: the chip says the action failed, without it.
       return this.#finish(callId, facts, ToolOutcomeStatus.failed, { success: false, error: message }, { label: message, failure: ToolFailure.handler }, 0);
@@ -191,7 +192,7 @@ export class ToolRunner {
       try {
         validation = await this.#o.validator.validate(tool.parameters, parsed.value);
       } catch (error) {
-        validation = { valid: false, reason: errorMessage(error) };
+        validation = { valid: false, reason: describeError(error) };
       }
       if (!validation.valid) return this.#invalid(callId, named, validation.reason, options.source);
       const args = validation.value;
@@ -252,7 +253,7 @@ export class ToolRunner {
     try {
       result = sanitizeResult(this.#o.deferral.load(this.#o.registry, args));
     } catch (error) {
-      result = { success: false, error: errorMessage(error) };
+      result = { success: false, error: describeError(error) };
     }
     if (result.success !== false) return this.#finish(callId, facts, ToolOutcomeStatus.succeeded, result, { label: '' }, 1);
     // The deferral's reason is written for the model; the chip only says the search failed.
@@ -418,7 +419,7 @@ export class ToolRunner {
         return timedOut ? { kind: 'timeout', ms: timeoutMs } : { kind: 'aborted' };
       }
       if (!settled.ok) {
-        const error = errorMessage(settled.error);
+        const error = describeError(settled.error);
         const own = ownMessage(settled.error);
         return { kind: 'failed', result: sanitizeResult({ success: false, error }), error, ...(own ? { own } : {}) };
       }
@@ -593,25 +594,6 @@ function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: fals
 function failureText(result: SanitizedResult): string {
   const error = result.error;
   return typeof error === 'string' && error.trim() !== '' ? error : RunnerText.failed;
-}
-
-/**
- * A message from anything thrown: Error, string, Symbol, a throwing Proxy…
- *
- * @example
- * errorMessage(new Error('Sold out')); // 'Sold out'
- * errorMessage(Symbol('x'));           // 'Symbol(x)'
- */
-export function errorMessage(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message || error.name || RunnerText.failed;
-    if (typeof error === 'string') return error || RunnerText.failed;
-    if (isObject(error) && typeof error.message === 'string' && error.message) return error.message;
-    const text = String(error);
-    return text && text !== '[object Object]' ? text : RunnerText.failed;
-  } catch {
-    return RunnerText.failed;
-  }
 }
 
 /**

@@ -12,6 +12,7 @@
  *   with the outcome.
  */
 import { ToolLimits, type SanitizedResult } from './types.js';
+import { describeError } from '../util/describe-error.js';
 
 /** Appended to every cut string (U+2026 + "[truncated]"). */
 export const TRUNCATION_SUFFIX = '\u2026[truncated]';
@@ -106,7 +107,9 @@ export function isFailure(raw: unknown): { failed: boolean; error?: string } {
     const record = raw as Record<string, unknown>;
     if (record['success'] === false) {
       const error = record['error'];
-      return typeof error === 'string' ? { failed: true, error: cleanString(error) } : { failed: true };
+      if (typeof error === 'string') return { failed: true, error: cleanString(error) };
+      // `{ success: false, error: { code: 42 } }`: its contents, not a bare "The action failed."
+      return error === undefined || error === null ? { failed: true } : { failed: true, error: cleanString(describeError(error)) };
     }
     if (record['truncated'] === true && typeof record['preview'] === 'string') return previewFailure(record['preview']);
     return { failed: false };

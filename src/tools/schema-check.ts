@@ -4,6 +4,7 @@
  * (SPEC §4.1 keeps the widget's startup free of schema compiles).
  */
 import { ToolLimits, type JsonSchema } from './types.js';
+import { describeError } from '../util/describe-error.js';
 
 /** What {@link inspectParametersSchema} found: a reason to reject, or a JSON-safe copy. */
 export type SchemaInspection =
@@ -85,7 +86,7 @@ export function inspectParametersSchema(schema: unknown): SchemaInspection {
     return { ok: true, schema: copy, json, bytes };
   } catch (error) {
     if (error instanceof Rejection) return { ok: false, reason: error.message };
-    return { ok: false, reason: `parameters could not be read (${describeError(error)})` };
+    return { ok: false, reason: `parameters could not be read (${describeError(error, { subject: 'Reading it', maxChars: 200 })})` };
   }
 }
 
@@ -105,15 +106,6 @@ export function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
-}
-
-function describeError(error: unknown): string {
-  try {
-    if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 200);
-    return String(error).slice(0, 200);
-  } catch {
-    return 'unknown error';
-  }
 }
 
 function reject(message: string): never {

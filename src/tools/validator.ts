@@ -8,6 +8,7 @@
  * is checked only by the interpreter.
  */
 import type { JsonSchema } from './types.js';
+import { describeError } from '../util/describe-error.js';
 
 /** The outcome of one validation. `value` is the parsed arguments object. */
 export type ValidationResult = { valid: true; value: Record<string, unknown> } | { valid: false; reason: string };
@@ -111,7 +112,7 @@ export class ArgumentValidator {
       check = await this.compile(schema, options);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      return { valid: false, reason: `the tool's parameters schema could not be compiled: ${describe(error)}` };
+      return { valid: false, reason: `the tool's parameters schema could not be compiled: ${describeError(error, { subject: 'The compiler', maxChars: 300 })}` };
     }
     const reason = check(parsed);
     return reason === null ? { valid: true, value: parsed } : { valid: false, reason };
@@ -235,14 +236,6 @@ function isEvalError(error: unknown): boolean {
   return error instanceof EvalError || (error instanceof Error && error.name === 'EvalError');
 }
 
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300);
-  } catch {
-    return 'unknown error';
-  }
-}
-
 /** Arguments as a plain object, or the reason they are unusable. */
 function parseArguments(args: unknown): Record<string, unknown> | string {
   let value = args;
@@ -252,7 +245,7 @@ function parseArguments(args: unknown): Record<string, unknown> | string {
     try {
       value = JSON.parse(value);
     } catch (error) {
-      return `arguments are not valid JSON (${describe(error)}); send a JSON object`;
+      return `arguments are not valid JSON (${describeError(error, { subject: 'JSON.parse', maxChars: 300 })}); send a JSON object`;
     }
   }
   if (value === undefined || value === null) return {};

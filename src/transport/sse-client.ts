@@ -5,6 +5,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import type { WaveRequest, WaveStreamEvent } from './protocol.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
+import { describeError } from '../util/describe-error.js';
 
 /** Anything that can run one model step; the conversation loop only knows this. */
 export interface ModelTransport {
@@ -162,7 +163,7 @@ async function* streamStep(options: StepOptions): AsyncGenerator<WaveStreamEvent
         const event = toStreamEvent(e);
         if (event) queue.push(event);
       } catch (error) {
-        streamError = error instanceof TransportError ? error : badStream(String(error));
+        streamError = error instanceof TransportError ? error : badStream(describeError(error, { subject: 'Reading the stream' }));
       }
     });
 
@@ -288,7 +289,7 @@ function toStreamEvent(e: SseEvent): WaveStreamEvent | undefined {
   try {
     data = JSON.parse(e.data);
   } catch (error) {
-    throw badStream(`Malformed JSON in a "${e.event}" event: ${String(error)}`);
+    throw badStream(`Malformed JSON in a "${e.event}" event: ${describeError(error, { subject: 'JSON.parse' })}`);
   }
   if (!isRecord(data)) throw badStream(`The "${e.event}" event's data is not an object.`);
   const type = named ?? data['type'];

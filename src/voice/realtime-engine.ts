@@ -14,6 +14,7 @@ import type { RealtimeAudio } from './browser-audio.js';
 import { beginVoiceStart, VoiceEndReason, VoiceState, VoiceToolWaitMs } from './types.js';
 import type { VoiceEngine, VoiceStartOptions } from './types.js';
 import { toRealtimeTools } from './session-config.js';
+import { describeError } from '../util/describe-error.js';
 
 /** The part of the WebSocket API the engine uses (the browser's, or `ws` in Node). */
 export interface WebSocketLike {
@@ -199,7 +200,7 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       (outcome) => outcome.result,
       (error: unknown): SanitizedResult => ({
         success: false,
-        error: error instanceof Error ? error.message : String(error),
+        error: describeError(error),
       }),
     );
     const result = await Promise.race([ran, timedOut]);

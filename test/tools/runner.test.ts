@@ -360,6 +360,37 @@ describe('ToolRunner', () => {
       expect(by('then_never_calls').status).to.equal('failed');
       expect(String(by('then_never_calls').result.error)).to.contain('timed out after 100 ms');
     });
+
+    it('the model reads why whatever a handler throws or rejects with (null, undefined, objects, strings)', async () => {
+      const s = setup();
+      const cases: Array<[string, () => unknown, string]> = [
+        ['throw_null', () => { throw null; }, 'The action failed without giving a reason.'],
+        ['throw_undefined', () => { throw undefined; }, 'The action failed without giving a reason.'],
+        ['reject_null', () => Promise.reject(null), 'The action failed without giving a reason.'],
+        ['reject_undefined', () => Promise.reject(undefined), 'The action failed without giving a reason.'],
+        ['reject_object', () => Promise.reject({ code: 42 }), 'The action failed: {"code":42}'],
+        ['reject_message', () => Promise.reject({ message: 'Card declined' }), 'Card declined'],
+        ['reject_error_field', () => Promise.reject({ error: 'Out of stock', status: 409 }), 'Out of stock'],
+        ['throw_string', () => { throw 'No such order'; }, 'No such order'],
+        ['throw_number', () => { throw 404; }, 'The action failed: 404'],
+      ];
+      for (const [name, handler] of cases) s.register(name, { handler });
+      for (const [name, , expected] of cases) {
+        const p = s.run(name);
+        await s.clock.tickAsync(60_000); // past the retries' back-off
+        const outcome = await p;
+        expect(outcome.status, name).to.equal('failed');
+        expect(outcome.result.error, name).to.equal(expected);
+        expect(outcome.label, name).to.equal(expected);
+      }
+      // A returned failure keeps its object for the model; the chip still reads its contents.
+      s.register('returns_failure_object', { handler: () => ({ success: false, error: { code: 'E_LIMIT' } }) });
+      const p = s.run('returns_failure_object');
+      await s.clock.tickAsync(60_000);
+      const outcome = await p;
+      expect(outcome.result).to.deep.equal({ success: false, error: { code: 'E_LIMIT' } });
+      expect(outcome.label).to.equal('The action failed: {"code":"E_LIMIT"}');
+    });
   });
 
   describe('consent', () => {
@@ -465,7 +496,9 @@ describe('ToolRunner', () => {
       s.register('nan', { get cost() { return Number.NaN; }, handler: () => ++calls });
       s.register('negative', { get cost() { return -5; }, handler: () => ++calls });
       for (const name of ['broken', 'nan', 'negative']) {
-        const outcome = await s.run(name);
+        const p = s.run(name);
+        await s.clock.tickAsync(60_000); // past the retries' back-off
+        const outcome = await p;
         expect(outcome.status, name).to.equal('failed');
         expect(String(outcome.result.error)).to.contain('could not be read');
         expect(s.chips.at(-1)).to.include({ status: 'failed', failure: 'unreadable-cost' });

@@ -294,9 +294,11 @@ describe('isFailure', () => {
     expect(isFailure(new TypeError('bad input'))).to.deep.equal({ failed: true, error: 'bad input' });
   });
 
-  it('is a failure for success: false, with a string error when present', () => {
+  it('is a failure for success: false, with its error described when present', () => {
     expect(isFailure({ success: false, error: 'Sold out' })).to.deep.equal({ failed: true, error: 'Sold out' });
-    expect(isFailure({ success: false, error: { code: 1 } })).to.deep.equal({ failed: true });
+    expect(isFailure({ success: false, error: { code: 1 } })).to.deep.equal({ failed: true, error: 'The action failed: {"code":1}' });
+    expect(isFailure({ success: false, error: { message: 'Card declined' } })).to.deep.equal({ failed: true, error: 'Card declined' });
+    expect(isFailure({ success: false })).to.deep.equal({ failed: true });
   });
 
   it('is not a failure for success results, primitives or hostile values', () => {
