@@ -1,16 +1,21 @@
 /**
  * Checks a tool call the model made before it may reach the browser: offered, JSON, an object,
  * valid against the tool's schema (with @cfworker/json-schema: no eval, runs on edge runtimes).
+ * Fails closed: a call whose schema cannot be applied (an unresolvable `$ref`, a bad pattern)
+ * is refused with a reason for the model, never let through. The reasons are worded by the
+ * same formatter as the widget's validator (tools/validation-reasons.ts).
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
+import { ignoreRefSiblings } from '../tools/draft7-refs.js';
 import type { HostToolSchema } from '../tools/types.js';
+import { interpreterCheck, schemaUnusable, type InterpreterLike, type ReasonCheck } from '../tools/validation-reasons.js';
 import type { WaveToolCall } from '../transport/protocol.js';
 
 export const CallCheckStatus = {
   ok: 'ok',
   /** The model named a tool that was not offered (or the site does not allow). */
   unknown: 'unknown',
-  /** Arguments that are not JSON, not an object, or fail the schema. */
+  /** Arguments that are not JSON, not an object, or fail the schema; or a schema that cannot be applied. */
   invalid: 'invalid',
 } as const;
 export type CallCheckStatus = (typeof CallCheckStatus)[keyof typeof CallCheckStatus];
@@ -22,7 +27,19 @@ export interface CallCheck {
   reason: string;
 }
 
-const WRAPPER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'patternProperties', 'additionalItems']);
+/**
+ * The server's check of a value against a schema: draft 7 with its `$ref` rule, interpreted
+ * (no eval), worded like the widget's validator. Throws when the schema cannot be applied.
+ *
+ * @example
+ * compileArgumentCheck({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } } })({ n: 0 });
+ * // '/n must be >= 1'
+ */
+export function compileArgumentCheck(schema: unknown): ReasonCheck {
+  // The interpreter annotates schemas it dereferences: it gets a private copy.
+  const copy = ignoreRefSiblings(schema) as Schema;
+  return interpreterCheck(new Validator(copy, '7', false) as unknown as InterpreterLike);
+}
 
 /**
  * Judges the model's tool calls against the offered schemas; validators are built lazily, once per tool.
@@ -33,7 +50,7 @@ const WRAPPER_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf',
  */
 export class ToolCallChecker {
   readonly #tools: Map<string, HostToolSchema>;
-  readonly #validators = new Map<string, Validator>();
+  readonly #validators = new Map<string, ReasonCheck>();
 
   constructor(tools: HostToolSchema[]) {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
@@ -68,24 +85,20 @@ export class ToolCallChecker {
     }
     if (parseError) return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": ${parseError}.` };
     if (!isObject) return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": they must be a JSON object.` };
-    let validator = this.#validators.get(name);
-    if (!validator) {
-      // Draft 7 matches the widget's ajv, so both sides judge arguments alike.
-      validator = new Validator(tool.parameters as Schema, '7', false);
-      this.#validators.set(name, validator);
-    }
-    let errors: string[];
+    let reason: string | null;
     try {
-      const result = validator.validate(args);
-      // Wrapper keywords only repeat that a child failed; the leaves say why.
-      const leaves = result.errors.filter((e) => !WRAPPER_KEYWORDS.has(e.keyword));
-      errors = result.valid ? [] : (leaves.length ? leaves : result.errors).map((e) => `${e.instanceLocation.replace(/^#/, '') || '/'} ${e.error.replace(/\.$/, '')}`);
-    } catch {
-      // A schema the interpreter cannot apply (e.g. a bad regex) is the page's bug; the widget's ajv still judges it.
-      errors = [];
+      let check = this.#validators.get(name);
+      if (!check) {
+        check = compileArgumentCheck(tool.parameters);
+        this.#validators.set(name, check);
+      }
+      reason = check(args);
+    } catch (error) {
+      // A schema the interpreter cannot apply is the page's bug; the call is refused (fail closed).
+      reason = schemaUnusable(error);
     }
-    if (errors.length > 0) {
-      return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": ${errors.slice(0, 3).join('; ')}.` };
+    if (reason !== null) {
+      return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": ${reason}.` };
     }
     return { status: CallCheckStatus.ok, call, reason: '' };
   }

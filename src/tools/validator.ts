@@ -5,9 +5,14 @@
  * Engines: ajv (fast once compiled; generates code, so it needs `eval`) and the interpreting
  * `@cfworker/json-schema` (no eval). 'auto' uses ajv unless the page's CSP forbids eval, then
  * switches to the interpreter for good. ajv runs with `validateFormats: false`, so `format`
- * is checked only by the interpreter.
+ * is checked only by the interpreter, and with `ownProperties: true`, so both engines read
+ * only the arguments' own properties (`required: ["constructor"]` refuses `{}`); a schema that
+ * names a `__proto__` property is always interpreted. Both engines' errors are worded by one
+ * formatter (validation-reasons.ts).
  */
+import { ignoreRefSiblings } from './draft7-refs.js';
 import type { JsonSchema } from './types.js';
+import { formatAjvErrors, interpreterCheck, schemaUnusable, type AjvErrorLike, type InterpreterLike } from './validation-reasons.js';
 import { describeError } from '../util/describe-error.js';
 
 /** The outcome of one validation. `value` is the parsed arguments object. */
@@ -34,8 +39,6 @@ export interface ArgumentValidatorOptions {
 /** A compiled check: returns null when valid, else the reason. */
 export type CompiledCheck = (value: unknown) => string | null;
 
-const MAX_REASONS = 8;
-const MAX_REASON_CHARS = 1_000;
 // Schemas are small (≤ 8 KB) and few (≤ 128 per element); this only bounds re-registration churn.
 const MAX_TEXT_CACHE = 256;
 
@@ -46,23 +49,7 @@ interface AjvValidateFn {
   (data: unknown): boolean;
   errors?: AjvErrorLike[] | null;
 }
-interface AjvErrorLike {
-  instancePath?: string;
-  message?: string;
-  keyword?: string;
-  params?: Record<string, unknown>;
-}
-interface CfOutputUnit {
-  keyword: string;
-  keywordLocation: string;
-  instanceLocation: string;
-  error: string;
-}
-type CfValidatorCtor = new (
-  schema: unknown,
-  draft?: '4' | '7' | '2019-09' | '2020-12',
-  shortCircuit?: boolean,
-) => { validate(instance: unknown): { valid: boolean; errors: CfOutputUnit[] } };
+type CfValidatorCtor = new (schema: unknown, draft?: '4' | '7' | '2019-09' | '2020-12', shortCircuit?: boolean) => InterpreterLike;
 
 /**
  * Validates tool arguments; one instance per element is enough (it caches compiled schemas).
@@ -112,9 +99,15 @@ export class ArgumentValidator {
       check = await this.compile(schema, options);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      return { valid: false, reason: `the tool's parameters schema could not be compiled: ${describeError(error, { subject: 'The compiler', maxChars: 300 })}` };
+      return { valid: false, reason: schemaUnusable(error) };
     }
-    const reason = check(parsed);
+    let reason: string | null;
+    try {
+      reason = check(parsed);
+    } catch (error) {
+      // An unresolvable $ref or a bad pattern surfaces only now: refuse (fail closed).
+      return { valid: false, reason: schemaUnusable(error) };
+    }
     return reason === null ? { valid: true, value: parsed } : { valid: false, reason };
   }
 
@@ -165,9 +158,13 @@ export class ArgumentValidator {
       this.#engine = 'interpreter';
       return this.#compileInterpreted(schema);
     }
+    // ajv reads a property named "__proto__" through the prototype's accessor, not as data:
+    // such schemas go to the interpreter, which reads own properties only.
+    if (mentionsProtoKey(schema)) return this.#compileInterpreted(schema);
     const ajv = await this.#loadAjv();
     try {
-      const fn = ajv.compile(schema);
+      // Draft-07 $ref: siblings ignored, for both engines alike (draft7-refs.ts).
+      const fn = ajv.compile(ignoreRefSiblings(schema));
       this.#engine = 'ajv';
       return (value) => (fn(value) ? null : formatAjvErrors(fn.errors ?? []));
     } catch (error) {
@@ -181,20 +178,19 @@ export class ArgumentValidator {
 
   async #compileInterpreted(schema: JsonSchema): Promise<CompiledCheck> {
     const Validator = await this.#loadInterpreter();
-    // The interpreter annotates schemas it dereferences: give it a private copy.
-    const validator = new Validator(JSON.parse(JSON.stringify(schema)) as unknown, '7', false);
+    // The interpreter annotates schemas it dereferences: it gets a private copy (with draft-07 $ref).
+    const validator = new Validator(ignoreRefSiblings(schema), '7', false);
     if (this.#engine === null) this.#engine = 'interpreter';
-    return (value) => {
-      const result = validator.validate(value);
-      return result.valid ? null : formatInterpreterErrors(result.errors, schema);
-    };
+    return interpreterCheck(validator);
   }
 
   #loadAjv(): Promise<AjvLike> {
     // Dynamic import keeps ajv out of the first-load bundle and off the startup path.
     this.#ajv ??= import('./ajv-draft7.js').then((module) => {
       const Ajv = resolveDefault(module) as new (options: Record<string, unknown>) => AjvLike;
-      return new Ajv({ allErrors: true, strict: false, validateFormats: false });
+      // ownProperties: a property named like Object.prototype's ("constructor", "toString") is
+      // present only when the arguments have it as their own.
+      return new Ajv({ allErrors: true, strict: false, validateFormats: false, ownProperties: true });
     });
     this.#ajv.catch(() => {
       this.#ajv = null;
@@ -255,103 +251,13 @@ function parseArguments(args: unknown): Record<string, unknown> | string {
   return value as Record<string, unknown>;
 }
 
-function joinReasons(reasons: string[]): string {
-  // Property-level problems first, then the root's: the same order whichever engine ran.
-  const unique = [...new Set(reasons)].sort((a, b) => Number(!a.startsWith('/')) - Number(!b.startsWith('/')));
-  const shown = unique.slice(0, MAX_REASONS);
-  let text = shown.join('; ');
-  if (unique.length > shown.length) text += `; and ${unique.length - shown.length} more`;
-  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text || 'arguments are invalid';
-}
-
-function formatAjvErrors(errors: readonly AjvErrorLike[]): string {
-  return joinReasons(
-    errors.map((error) => {
-      const where = error.instancePath ? `${error.instancePath} ` : '';
-      let message = error.message ?? 'is invalid';
-      const params = error.params ?? {};
-      if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
-        message += ` ('${params['additionalProperty']}')`;
-      } else if (error.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
-        message += `: ${params['allowedValues'].map((v) => JSON.stringify(v)).join(', ')}`;
-      }
-      return where + message;
-    }),
-  );
-}
-
-/** Reads a value of `schema` at a "#/a/b" keyword location. */
-function atLocation(schema: unknown, location: string): unknown {
-  let node = schema;
-  for (const part of location.replace(/^#\/?/, '').split('/')) {
-    if (!part) continue;
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[key];
+/** Whether any object key in the schema is "__proto__" (a property name, a required entry…). */
+function mentionsProtoKey(schema: JsonSchema): boolean {
+  let text: string;
+  try {
+    text = JSON.stringify(schema);
+  } catch {
+    return false;
   }
-  return node;
-}
-
-/** Phrases the interpreter's output like ajv's, keeping only the most specific errors. */
-function formatInterpreterErrors(errors: readonly CfOutputUnit[], schema: JsonSchema): string {
-  const leaves = errors.filter(
-    (error) => !errors.some((other) => other !== error && other.keywordLocation.startsWith(`${error.keywordLocation}/`)),
-  );
-  const reasons: string[] = [];
-  for (const error of leaves) {
-    const path = error.instanceLocation.replace(/^#/, '');
-    const where = path ? `${path} ` : '';
-    const limit = atLocation(schema, error.keywordLocation);
-    switch (error.keyword) {
-      case 'required': {
-        const property = /"([^"]*)"/.exec(error.error)?.[1];
-        reasons.push(`${where}must have required property '${property ?? '?'}'`);
-        break;
-      }
-      case 'minimum':
-        reasons.push(`${where}must be >= ${String(limit)}`);
-        break;
-      case 'maximum':
-        reasons.push(`${where}must be <= ${String(limit)}`);
-        break;
-      case 'exclusiveMinimum':
-        reasons.push(`${where}must be > ${String(limit)}`);
-        break;
-      case 'exclusiveMaximum':
-        reasons.push(`${where}must be < ${String(limit)}`);
-        break;
-      case 'type':
-        reasons.push(`${where}must be ${Array.isArray(limit) ? limit.join(',') : String(limit)}`);
-        break;
-      case 'enum':
-        reasons.push(
-          `${where}must be equal to one of the allowed values${Array.isArray(limit) ? `: ${limit.map((v) => JSON.stringify(v)).join(', ')}` : ''}`,
-        );
-        break;
-      case 'minLength':
-        reasons.push(`${where}must NOT have fewer than ${String(limit)} characters`);
-        break;
-      case 'maxLength':
-        reasons.push(`${where}must NOT have more than ${String(limit)} characters`);
-        break;
-      case 'minItems':
-        reasons.push(`${where}must NOT have fewer than ${String(limit)} items`);
-        break;
-      case 'maxItems':
-        reasons.push(`${where}must NOT have more than ${String(limit)} items`);
-        break;
-      case 'additionalProperties': {
-        const property = /"([^"]*)"/.exec(error.error)?.[1];
-        reasons.push(`${where}must NOT have additional properties${property ? ` ('${property}')` : ''}`);
-        break;
-      }
-      case 'false':
-        // The child of additionalProperties:false (already reported above) or of a `false` property schema.
-        if (!leaves.some((other) => other.keyword === 'additionalProperties')) reasons.push(`${where}is not allowed`);
-        break;
-      default:
-        reasons.push(`${where}${error.error.replace(/\.$/, '')}`);
-    }
-  }
-  return joinReasons(reasons);
+  return text.includes('"__proto__"');
 }

@@ -379,7 +379,7 @@ describe('wave handler: tool calls the model makes', () => {
       const feedback = repair.at(-1) as { role: string; toolCallId: string; content: string };
       assert.equal(feedback.role, 'tool');
       assert.equal(feedback.toolCallId, 'c1');
-      assert.match(feedback.content, /Invalid arguments for \\"add_item\\": \/id .*Expected \\"string\\"\. Nothing was run/);
+      assert.match(feedback.content, /Invalid arguments for \\"add_item\\": \/id must be string\. Nothing was run/);
     } finally {
       await s.close();
     }

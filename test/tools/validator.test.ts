@@ -103,6 +103,104 @@ for (const engine of ['ajv', 'interpreter'] as const) {
       }
       expect((caught as Error).message).to.equal('stopped');
     });
+
+    describe('prototype names are data, never inherited', () => {
+      const PROTO_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+
+      for (const name of PROTO_NAMES) {
+        it(`required: ["${name}"] refuses {} and accepts it given as an own property`, async () => {
+          const required = { type: 'object', required: [name] } as JsonSchema;
+          const refused = await validator.validate(required, {});
+          expect(refused.valid, 'empty object').to.equal(false);
+          expect(refused.valid === false && refused.reason).to.equal(`must have required property '${name}'`);
+          expect((await validator.validate(required, `{"${name}": "x"}`)).valid, 'own property').to.equal(true);
+        });
+
+        it(`an optional "${name}" property accepts {} and judges an own value by its schema`, async () => {
+          const optional = JSON.parse(`{"type":"object","properties":{"${name}":{"type":"string"}}}`) as JsonSchema;
+          expect(await validator.validate(optional, {})).to.deep.equal({ valid: true, value: {} });
+          expect((await validator.validate(optional, `{"${name}": "x"}`)).valid).to.equal(true);
+          const wrong = await validator.validate(optional, `{"${name}": 5}`);
+          expect(wrong.valid).to.equal(false);
+          expect(wrong.valid === false && wrong.reason).to.equal(`/${name} must be string`);
+        });
+      }
+
+      it('additionalProperties: false refuses a prototype-named key the schema does not list', async () => {
+        const closed = { type: 'object', properties: { a: {} }, additionalProperties: false } as JsonSchema;
+        for (const name of PROTO_NAMES) {
+          const result = await validator.validate(closed, `{"${name}": 1}`);
+          expect(result.valid, name).to.equal(false);
+          expect(result.valid === false && result.reason, name).to.equal(`must NOT have additional properties ('${name}')`);
+        }
+      });
+    });
+
+    describe('reasons name the real limit, also through $ref', () => {
+      const viaRef = {
+        type: 'object',
+        definitions: {
+          quantity: { type: 'integer', minimum: 1, maximum: 99 },
+          color: { enum: ['red', 'green', 'blue'] },
+          code: { type: 'string', pattern: '^[A-Z]{3}$', maxLength: 3 },
+          tags: { type: 'array', items: { $ref: '#/definitions/color' }, maxItems: 2 },
+          nested: { $ref: '#/definitions/quantity' },
+        },
+        properties: {
+          quantity: { $ref: '#/definitions/quantity' },
+          color: { $ref: '#/definitions/color' },
+          code: { $ref: '#/definitions/code' },
+          tags: { $ref: '#/definitions/tags' },
+          twice: { $ref: '#/definitions/nested' },
+          note: { type: ['string', 'null'] },
+        },
+      } as JsonSchema;
+      const reasonFor = async (args: Record<string, unknown>) => {
+        const result = await validator.validate(viaRef, args);
+        if (result.valid) throw new Error(`expected ${JSON.stringify(args)} to be refused`);
+        return result.reason;
+      };
+
+      it('minimum and maximum', async () => {
+        expect(await reasonFor({ quantity: 0 })).to.equal('/quantity must be >= 1');
+        expect(await reasonFor({ quantity: 100 })).to.equal('/quantity must be <= 99');
+        expect(await reasonFor({ twice: 0 })).to.equal('/twice must be >= 1');
+      });
+
+      it('type, also a list of types', async () => {
+        expect(await reasonFor({ quantity: 1.5 })).to.equal('/quantity must be integer');
+        expect(await reasonFor({ quantity: 'two' })).to.equal('/quantity must be integer');
+        expect(await reasonFor({ note: 5 })).to.equal('/note must be string or null');
+      });
+
+      it('enum lists the allowed values', async () => {
+        expect(await reasonFor({ color: 'pink' })).to.equal('/color must be equal to one of the allowed values: "red", "green", "blue"');
+        expect(await reasonFor({ tags: ['red', 'pink'] })).to.equal('/tags/1 must be equal to one of the allowed values: "red", "green", "blue"');
+      });
+
+      it('pattern, length and item counts', async () => {
+        expect(await reasonFor({ code: 'abc' })).to.equal('/code must match pattern "^[A-Z]{3}$"');
+        expect(await reasonFor({ code: 'ABCD' })).to.include('/code must NOT have more than 3 characters');
+        expect(await reasonFor({ tags: ['red', 'red', 'red'] })).to.equal('/tags must NOT have more than 2 items');
+      });
+
+      it('no reason reads "undefined" or "[object Object]"', async () => {
+        const bad = [{ quantity: 0 }, { quantity: 'x' }, { color: {} }, { code: 1 }, { tags: [{}] }, { twice: [] }, { note: {} }];
+        for (const args of bad) expect(await reasonFor(args), JSON.stringify(args)).not.to.match(/undefined|\[object Object\]/);
+      });
+    });
+
+    it('refuses (fails closed) when the schema cannot be applied, with a reason for the model', async () => {
+      for (const parameters of [
+        { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } },
+        { type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } },
+      ] as JsonSchema[]) {
+        const result = await validator.validate(parameters, { a: 1 });
+        expect(result.valid, JSON.stringify(parameters)).to.equal(false);
+        expect(result.valid === false && result.reason).to.match(/^the tool's parameters schema cannot be applied \(.+\), so the call was refused/);
+        expect(result.valid === false && result.reason).not.to.match(/Known schemas|undefined/);
+      }
+    });
   });
 }
 
@@ -161,7 +259,7 @@ describe('ArgumentValidator engines', () => {
       const forced = report['forced'] as { valid: boolean; reason: string };
       expect(forced.valid).to.equal(false);
       // Chromium names 'unsafe-eval' / Content Security Policy, Firefox says "blocked by CSP".
-      expect(forced.reason).to.match(/could not be compiled: .*(unsafe-eval|Content Security Policy|blocked by CSP)/i);
+      expect(forced.reason).to.match(/cannot be applied \(.*(unsafe-eval|Content Security Policy|blocked by CSP)/i);
     } finally {
       frame.remove();
     }
