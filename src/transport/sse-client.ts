@@ -177,10 +177,15 @@ async function* streamStep(options: StepOptions): AsyncGenerator<WaveStreamEvent
         throw new TransportError({ code: TransportErrorCode.network, message: MESSAGES.network, retryable: true, cause: error });
       }
       if (controller.signal.aborted) throw failure();
-      if (chunk.done) parser.end();
-      else {
-        armTimer(options.idleTimeoutMs);
-        parser.push(chunk.value);
+      try {
+        if (chunk.done) parser.end();
+        else {
+          armTimer(options.idleTimeoutMs);
+          parser.push(chunk.value);
+        }
+      } catch (error) {
+        // A line over the parser's limit: not an event stream.
+        throw error instanceof TransportError ? error : badStream(describeError(error, { subject: 'Reading the stream' }));
       }
       while (queue.length > 0) {
         const event = queue.shift() as WaveStreamEvent;

@@ -1,46 +1,63 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readSse, type SseMessage } from '../../src/server/providers/sse.js';
+import { SseFormatError, readSse, type SseMessage } from '../../src/server/providers/sse.js';
+import { SseParser } from '../../src/transport/sse-parser.js';
+import { sseMismatches } from '../transport/sse-cases.js';
 
-function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
+function streamOf(parts: ReadonlyArray<string | Uint8Array>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
   return new ReadableStream({
     start(controller) {
-      for (const part of parts) controller.enqueue(part);
+      for (const part of parts) controller.enqueue(typeof part === 'string' ? encoder.encode(part) : part);
       controller.close();
     },
   });
 }
 
-async function read(parts: Uint8Array[]): Promise<SseMessage[]> {
+async function read(parts: ReadonlyArray<string | Uint8Array>, options = {}): Promise<SseMessage[]> {
   const out: SseMessage[] = [];
-  for await (const message of readSse(streamOf(parts))) out.push(message);
+  for await (const message of readSse(streamOf(parts), options)) out.push(message);
   return out;
 }
 
-describe('readSse', () => {
-  const text = 'event: a\ndata: héllo 😀\n\n: comment\r\ndata: line1\r\ndata: line2\r\n\r\ndata:no-space\rdata: [DONE]\n\n';
-  const expected: SseMessage[] = [
-    { event: 'a', data: 'héllo 😀' },
-    { event: 'message', data: 'line1\nline2' },
-    { event: 'message', data: 'no-space\n[DONE]' },
-  ];
-
-  it('parses events, comments, multi-line data and \\n, \\r\\n, \\r line ends', async () => {
-    assert.deepEqual(await read([new TextEncoder().encode(text)]), expected);
+describe('readSse (the server reading an upstream)', () => {
+  it('passes the shared SSE suite (the same cases the widget transport passes in Chromium)', async () => {
+    assert.deepEqual(await sseMismatches((chunks) => read(chunks)), []);
   });
 
-  it('gives the same events however the bytes are cut, including inside UTF-8 sequences and CRLF', async () => {
-    const bytes = new TextEncoder().encode(text);
-    for (let cut = 1; cut < bytes.length; cut++) {
-      assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), expected, `cut at ${cut}`);
+  it('the widget parser passes the same suite in Node too', async () => {
+    const mismatches = await sseMismatches((chunks) => {
+      const events: SseMessage[] = [];
+      const parser = new SseParser((e) => events.push(e));
+      for (const chunk of chunks) parser.push(chunk);
+      parser.end();
+      return events;
+    });
+    assert.deepEqual(mismatches, []);
+  });
+
+  it('refuses a line over the limit with SseFormatError, also when it arrives in small pieces', async () => {
+    const line = `data: ${'x'.repeat(2000)}`;
+    const pieces = line.match(/.{1,64}/g) ?? [];
+    await assert.rejects(read(pieces, { maxLineChars: 1000 }), SseFormatError);
+    await assert.rejects(read([`${line}\n\n`], { maxLineChars: 1000 }), SseFormatError);
+    assert.deepEqual(await read([`${line}\n\n`], { maxLineChars: 4000 }), [{ event: 'message', data: 'x'.repeat(2000) }]);
+  });
+
+  it('cancels the upstream when the consumer stops early', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('data: tick\n\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    for await (const message of readSse(body)) {
+      assert.equal(message.data, 'tick');
+      break;
     }
-    assert.deepEqual(await read(Array.from(bytes, (b) => Uint8Array.of(b))), expected);
-  });
-
-  it('keeps a final event that lacks its blank line', async () => {
-    assert.deepEqual(await read([new TextEncoder().encode('data: {"a":1}\n\ndata: last')]), [
-      { event: 'message', data: '{"a":1}' },
-      { event: 'message', data: 'last' },
-    ]);
+    assert.equal(cancelled, true);
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { SseParser, type SseEvent } from '../../src/transport/sse-parser.js';
+import { SseFormatError, SseParser, type SseEvent } from '../../src/transport/sse-parser.js';
+import { sseMismatches } from './sse-cases.js';
 
 function parseChunks(chunks: ReadonlyArray<string | Uint8Array>, end = true): SseEvent[] {
   const events: SseEvent[] = [];
@@ -38,6 +39,23 @@ const EXPECTED: SseEvent[] = [
 ];
 
 describe('SseParser', () => {
+  it('passes the shared SSE suite (the same cases the server passes reading an upstream)', async () => {
+    expect(await sseMismatches((chunks) => parseChunks(chunks))).to.deep.equal([]);
+  });
+
+  it('refuses a line over its limit, also when it arrives in small pieces, and then stays ended', () => {
+    const events: SseEvent[] = [];
+    const parser = new SseParser((e) => events.push(e), { maxLineChars: 100 });
+    parser.push('data: ok\n\n');
+    expect(() => {
+      for (let i = 0; i < 20; i++) parser.push('data-data-');
+    }).to.throw(SseFormatError);
+    parser.push('\n\ndata: later\n\n');
+    expect(events).to.deep.equal([{ event: 'message', data: 'ok' }]);
+    // The default limit (16 Mi characters) is far above any real line.
+    expect(parseChunks([`data: ${'y'.repeat(200_000)}\n\n`])).to.deep.equal([{ event: 'message', data: 'y'.repeat(200_000) }]);
+  });
+
   describe('fields', () => {
     it('parses event, data, id, comments, BOM and mixed line ends in one chunk', () => {
       expect(parseChunks([SAMPLE])).to.deep.equal(EXPECTED);
