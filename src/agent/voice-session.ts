@@ -10,6 +10,7 @@ import { VoiceEndReason, VoiceState } from '../voice/types.js';
 import type { UtteranceHandling, VoiceEngine } from '../voice/types.js';
 import { classifyVoiceAnswer, handleVoiceAnswer, VoiceAnswerKind, VOICE_EVIDENCE } from '../voice/voice-answer.js';
 import { NoticeKind, type NoticeFact, type WaveCoreEvent } from './types.js';
+import { describeError } from '../util/describe-error.js';
 
 /** What the voice wiring needs from its session (the session passes closures over its privates). */
 export interface VoiceSessionHost {
@@ -221,12 +222,7 @@ function startFailure(error: unknown): NoticeFact {
   const name = error instanceof Error ? error.name : '';
   if (name === 'NotAllowedError' || name === 'SecurityError') return { kind: NoticeKind.voiceFailed, reason: VoiceFailure.micDenied };
   if (name === 'NotFoundError') return { kind: NoticeKind.voiceFailed, reason: VoiceFailure.noMicrophone };
-  let message = '';
-  try {
-    message = error instanceof Error ? error.message : String(error);
-  } catch {
-    message = '';
-  }
+  const message = describeError(error, { fallback: '' });
   const reason = name === 'NotSupportedError' ? VoiceFailure.unsupported : VoiceFailure.startFailed;
   return message ? { kind: NoticeKind.voiceFailed, reason, message } : { kind: NoticeKind.voiceFailed, reason };
 }

@@ -8,6 +8,7 @@ import { neutralizeInstructions } from '../guard/neutralize.js';
 import { unwrapEnvelope } from '../guard/envelope.js';
 import type { HostToolSchema } from '../tools/types.js';
 import type { WaveMessage } from '../transport/protocol.js';
+import { describeError } from '../util/describe-error.js';
 import type { ModelProvider, ProviderEvent, ProviderStepInput } from './providers/types.js';
 
 /** What one offline step decides: call a tool, or answer in text. */
@@ -624,7 +625,7 @@ function decide(input: ProviderStepInput): OfflineDecision {
       return { kind: 'text', text: [recap(done), `**${capitalise(describeCall(call))}** was cancelled, so I did not do it${plan.length > i + 1 ? ' or anything after it' : ''}.`].filter(Boolean).join(' ') };
     }
     if (isFailure(result)) {
-      const error = safeLabel(result.value['error'] ?? 'no reason given', 200) || 'no reason given';
+      const error = safeLabel(describeError(result.value['error'], { fallback: 'no reason given' }), 200) || 'no reason given';
       return { kind: 'text', text: [recap(done), `I couldn't ${describeCall(call)}: “${error}”. Nothing after that was done.`].filter(Boolean).join(' ') };
     }
     done.push({ call, result: result.value });

@@ -16,10 +16,14 @@ const draft7Vocabularies = interopDefault(draft7Import);
 
 type CoreOptions = ConstructorParameters<typeof AjvCoreImport>[0];
 
-/** ajv for draft-07 schemas; `meta` and `validateSchema` are off. */
+/**
+ * ajv for draft-07 schemas; `meta` and `validateSchema` are off, and `ownProperties` is always
+ * on: a property named like one of Object.prototype's (`constructor`, `toString`…) counts only
+ * when the data has it as its own, as JSON means it and as the interpreter reads it.
+ */
 export default class AjvDraft7 extends AjvCore {
   constructor(options: CoreOptions = {}) {
-    super({ ...options, meta: false, validateSchema: false });
+    super({ ...options, ownProperties: true, meta: false, validateSchema: false });
   }
 
   override _addVocabularies(): void {

@@ -99,9 +99,7 @@ export function sanitizeBuiltinResult(value: unknown): SanitizedResult {
 export function isFailure(raw: unknown): { failed: boolean; error?: string } {
   try {
     if (raw instanceof Error || Object.prototype.toString.call(raw) === '[object Error]') {
-      const error = raw as { message?: unknown; name?: unknown };
-      const message = typeof error.message === 'string' && error.message ? error.message : String(error.name ?? 'Error');
-      return { failed: true, error: cleanString(message) };
+      return { failed: true, error: cleanString(describeError(raw)) };
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { failed: false };
     const record = raw as Record<string, unknown>;

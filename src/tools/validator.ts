@@ -188,9 +188,8 @@ export class ArgumentValidator {
     // Dynamic import keeps ajv out of the first-load bundle and off the startup path.
     this.#ajv ??= import('./ajv-draft7.js').then((module) => {
       const Ajv = resolveDefault(module) as new (options: Record<string, unknown>) => AjvLike;
-      // ownProperties: a property named like Object.prototype's ("constructor", "toString") is
-      // present only when the arguments have it as their own.
-      return new Ajv({ allErrors: true, strict: false, validateFormats: false, ownProperties: true });
+      // AjvDraft7 always reads own properties only (ownProperties: true).
+      return new Ajv({ allErrors: true, strict: false, validateFormats: false });
     });
     this.#ajv.catch(() => {
       this.#ajv = null;
