@@ -460,7 +460,9 @@ async function* guardedStep(options: StreamStepOptions, signal: AbortSignal): As
             error:
               c.status === CallCheckStatus.ok
                 ? 'Not run: another call in this step was refused. Send this call again together with the corrected ones.'
-                : `${c.reason} Nothing was run. Correct the call and send it again.`,
+                : c.schemaUnusable
+                  ? `${c.reason} Nothing was run.`
+                  : `${c.reason} Nothing was run. Correct the call and send it again.`,
           }),
           nonce,
         ),

@@ -25,6 +25,8 @@ export interface CallCheck {
   call: WaveToolCall;
   /** Why it was refused, phrased for the model. */
   reason: string;
+  /** The tool's schema cannot be applied: no corrected call can pass, so none should be asked for. */
+  schemaUnusable?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export class ToolCallChecker {
     if (parseError) return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": ${parseError}.` };
     if (!isObject) return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": they must be a JSON object.` };
     let reason: string | null;
+    let schemaUnusableNow = false;
     try {
       let check = this.#validators.get(name);
       if (!check) {
@@ -96,9 +99,12 @@ export class ToolCallChecker {
     } catch (error) {
       // A schema the interpreter cannot apply is the page's bug; the call is refused (fail closed).
       reason = schemaUnusable(error);
+      schemaUnusableNow = true;
     }
     if (reason !== null) {
-      return { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": ${reason}.` };
+      const check: CallCheck = { status: CallCheckStatus.invalid, call, reason: `Invalid arguments for "${name}": ${reason}.` };
+      if (schemaUnusableNow) check.schemaUnusable = true;
+      return check;
     }
     return { status: CallCheckStatus.ok, call, reason: '' };
   }

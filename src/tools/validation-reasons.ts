@@ -48,10 +48,54 @@ const MAX_VALUE_CHARS = 80;
  * check({ quantity: 0 }); // "/quantity must be >= 1"
  */
 export function interpreterCheck(validator: InterpreterLike): ReasonCheck {
+  // The interpreter finds a broken `$ref` or pattern only when data reaches it; look now, so a
+  // broken schema refuses every call, not only those whose arguments happen to reach the break.
+  preflight(validator);
   return (value) => {
     const result = validator.validate(value);
     return result.valid ? null : formatInterpreterErrors(result.errors, validator);
   };
+}
+
+/**
+ * Throws when the interpreter could not apply some part of its schema: a `$ref` its lookup
+ * cannot resolve, or a `pattern` / `patternProperties` name that is not a regular expression
+ * (as the interpreter compiles them: with the `u` flag). Reads the marks the interpreter's
+ * dereferencing left on schema objects, so data (`enum`, `const`, `default`) is never mistaken
+ * for schema.
+ */
+function preflight(validator: Pick<InterpreterLike, 'schema' | 'lookup'>): void {
+  const seen = new Set<object>();
+  const walk = (node: unknown, depth: number): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node) || depth > 256) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, depth + 1);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    const isSchema = Object.prototype.hasOwnProperty.call(record, '__absolute_uri__');
+    if (isSchema) {
+      const absolute = own(record, '__absolute_ref__');
+      if (typeof absolute === 'string' && own(validator.lookup, absolute) === undefined) {
+        throw new Error(`Unresolved $ref ${JSON.stringify(record['$ref'])}`);
+      }
+      const pattern = own(record, 'pattern');
+      if (typeof pattern === 'string') compilePattern(pattern);
+      const patterns = own(record, 'patternProperties');
+      if (typeof patterns === 'object' && patterns !== null) for (const key of Object.keys(patterns)) compilePattern(key);
+    }
+    for (const key of Object.keys(record)) walk(record[key], depth + 1);
+  };
+  walk(validator.schema, 0);
+}
+
+function compilePattern(pattern: string): void {
+  try {
+    new RegExp(pattern, 'u');
+  } catch {
+    throw new Error(`the pattern ${JSON.stringify(pattern.slice(0, 60))} is not a valid regular expression`);
+  }
 }
 
 /**
@@ -106,7 +150,7 @@ export function formatAjvErrors(errors: readonly AjvErrorLike[]): string {
  */
 export function schemaUnusable(error: unknown): string {
   // The engines' first line is the useful one ("Unresolved $ref …"); the rest lists internals.
-  const detail = describeError(error, { subject: 'The schema engine', maxChars: 200 }).split('\n')[0];
+  const detail = (describeError(error, { subject: 'The schema engine', maxChars: 200 }).split('\n')[0] ?? '').trim().replace(/\.$/, '');
   return `the tool's parameters schema cannot be applied (${detail}), so the call was refused; this is the page's error, not the arguments': do not retry this tool`;
 }
 

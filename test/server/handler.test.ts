@@ -385,6 +385,31 @@ describe('wave handler: tool calls the model makes', () => {
     }
   });
 
+  it('fails closed on a schema it cannot apply: never forwards the call, and does not ask the model to correct it', async () => {
+    const broken = [{ ...tool('pick'), parameters: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } }];
+    const provider = new ScriptedProvider([
+      [
+        { type: 'tool_call', id: 'c1', name: 'pick', arguments: '{}' },
+        { type: 'end', reason: 'tool_calls' },
+      ],
+      [
+        { type: 'text', delta: 'That action is unavailable right now.' },
+        { type: 'end', reason: 'stop' },
+      ],
+    ]);
+    const s = await waveServer({ provider });
+    try {
+      const events = parseWaveEvents(await (await post(s.url, waveBody({ tools: broken }))).text());
+      assert.equal(events.some((e) => e.type === 'tool_call'), false);
+      assert.deepEqual(events.at(-1), { type: 'end', reason: 'stop' });
+      const feedback = provider.inputs[1]!.messages.at(-1) as { content: string };
+      assert.match(feedback.content, /cannot be applied \(Unresolved \$ref .*missing.*\), so the call was refused.*Nothing was run\./);
+      assert.doesNotMatch(feedback.content, /Correct the call/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('ends with invalid_tool_arguments when the repair round is invalid too (bad JSON, then not an object)', async () => {
     const provider = new ScriptedProvider([
       [

@@ -19,10 +19,14 @@ describe('ToolCallChecker', () => {
     ];
     for (const [what, parameters] of unusable) {
       it(`refuses a call whose schema has ${what}, telling the model why`, () => {
-        const result = check(parameters, { a: 'x' });
-        assert.equal(result.status, CallCheckStatus.invalid);
-        assert.match(result.reason, /^Invalid arguments for "act": the tool's parameters schema cannot be applied \(.+\), so the call was refused/);
-        assert.doesNotMatch(result.reason, /Known schemas|undefined|\[object Object\]/);
+        // Also arguments that never reach the broken part (`{}`): the whole tool is unusable.
+        for (const args of [{ a: 'x' }, {}]) {
+          const result = check(parameters, args);
+          assert.equal(result.status, CallCheckStatus.invalid, JSON.stringify(args));
+          assert.equal(result.schemaUnusable, true);
+          assert.match(result.reason, /^Invalid arguments for "act": the tool's parameters schema cannot be applied \(.+\), so the call was refused/);
+          assert.doesNotMatch(result.reason, /Known schemas|undefined|\[object Object\]/);
+        }
       });
     }
 

@@ -194,7 +194,15 @@ for (const engine of ['ajv', 'interpreter'] as const) {
       for (const parameters of [
         { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } },
         { type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } },
+        { type: 'object', properties: { a: { type: 'string', pattern: '([a-z' } } },
+        { type: 'object', patternProperties: { '(': { type: 'string' } } },
       ] as JsonSchema[]) {
+        for (const args of [{ a: 1 }, {}]) {
+          // `{}` never reaches the broken $ref, yet the tool is unusable: refused too.
+          const result = await validator.validate(parameters, args);
+          expect(result.valid, JSON.stringify(args)).to.equal(false);
+          expect(result.valid === false && result.reason).to.match(/^the tool's parameters schema cannot be applied/);
+        }
         const result = await validator.validate(parameters, { a: 1 });
         expect(result.valid, JSON.stringify(parameters)).to.equal(false);
         expect(result.valid === false && result.reason).to.match(/^the tool's parameters schema cannot be applied \(.+\), so the call was refused/);
