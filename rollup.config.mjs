@@ -81,7 +81,8 @@ export default [
       dir: 'dist/cdn',
       format: 'es',
       entryFileNames: '[name].mjs',
-      chunkFileNames: (chunk) => (chunk.facadeModuleId?.includes('@cfworker') ? 'json-schema-interpreter-[hash].mjs' : '[name]-[hash].mjs'),
+      chunkFileNames: (chunk) =>
+        /@cfworker|interpreter-engine/.test(chunk.facadeModuleId ?? '') ? 'json-schema-interpreter-[hash].mjs' : '[name]-[hash].mjs',
       sourcemap: true,
     },
     plugins: browserPlugins(true),

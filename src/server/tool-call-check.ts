@@ -8,7 +8,8 @@
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { ignoreRefSiblings } from '../tools/draft7-refs.js';
 import type { HostToolSchema } from '../tools/types.js';
-import { interpreterCheck, schemaUnusable, type InterpreterLike, type ReasonCheck } from '../tools/validation-reasons.js';
+import { interpreterCheck } from '../tools/interpreter-reasons.js';
+import { schemaUnusable, type InterpreterLike, type ReasonCheck } from '../tools/validation-reasons.js';
 import type { WaveToolCall } from '../transport/protocol.js';
 
 export const CallCheckStatus = {

@@ -12,7 +12,7 @@
  */
 import { ignoreRefSiblings } from './draft7-refs.js';
 import type { JsonSchema } from './types.js';
-import { formatAjvErrors, interpreterCheck, schemaUnusable, type AjvErrorLike, type InterpreterLike } from './validation-reasons.js';
+import { formatAjvErrors, schemaUnusable, type AjvErrorLike, type InterpreterLike, type ReasonCheck } from './validation-reasons.js';
 import { describeError } from '../util/describe-error.js';
 
 /** The outcome of one validation. `value` is the parsed arguments object. */
@@ -49,7 +49,11 @@ interface AjvValidateFn {
   (data: unknown): boolean;
   errors?: AjvErrorLike[] | null;
 }
-type CfValidatorCtor = new (schema: unknown, draft?: '4' | '7' | '2019-09' | '2020-12', shortCircuit?: boolean) => InterpreterLike;
+/** The lazily loaded interpreter module (interpreter-engine.ts): the engine and its wording. */
+interface InterpreterModule {
+  Validator: new (schema: unknown, draft?: '4' | '7' | '2019-09' | '2020-12', shortCircuit?: boolean) => InterpreterLike;
+  interpreterCheck(validator: InterpreterLike): ReasonCheck;
+}
 
 /**
  * Validates tool arguments; one instance per element is enough (it caches compiled schemas).
@@ -64,7 +68,7 @@ export class ArgumentValidator {
   readonly #probe: boolean;
   #engine: ValidatorEngine | null = null;
   #ajv: Promise<AjvLike> | null = null;
-  #interpreter: Promise<CfValidatorCtor> | null = null;
+  #interpreter: Promise<InterpreterModule> | null = null;
   readonly #bySchema = new WeakMap<object, CompiledCheck>();
   readonly #byText = new Map<string, CompiledCheck>();
   #compiles = 0;
@@ -177,7 +181,7 @@ export class ArgumentValidator {
   }
 
   async #compileInterpreted(schema: JsonSchema): Promise<CompiledCheck> {
-    const Validator = await this.#loadInterpreter();
+    const { Validator, interpreterCheck } = await this.#loadInterpreter();
     // The interpreter annotates schemas it dereferences: it gets a private copy (with draft-07 $ref).
     const validator = new Validator(ignoreRefSiblings(schema), '7', false);
     if (this.#engine === null) this.#engine = 'interpreter';
@@ -197,8 +201,8 @@ export class ArgumentValidator {
     return this.#ajv;
   }
 
-  #loadInterpreter(): Promise<CfValidatorCtor> {
-    this.#interpreter ??= import('@cfworker/json-schema').then((module) => module.Validator as unknown as CfValidatorCtor);
+  #loadInterpreter(): Promise<InterpreterModule> {
+    this.#interpreter ??= import('./interpreter-engine.js').then((module) => module as unknown as InterpreterModule);
     this.#interpreter.catch(() => {
       this.#interpreter = null;
     });

@@ -106,56 +106,38 @@ function isErrorLike(value: object): boolean {
  * object costs little. Values JSON cannot hold read as null, as JSON.stringify writes them.
  */
 function jsonPreview(value: unknown): string | null {
-  const out: string[] = [];
-  let length = 0;
+  let budget = PREVIEW_CHARS;
+  let cut = false;
   const seen = new Set<object>();
-  const push = (text: string): boolean => {
-    out.push(text);
-    length += text.length;
-    return length <= PREVIEW_CHARS;
+  const leaf = (text: string): string => {
+    budget -= text.length;
+    return text;
   };
-  const walk = (node: unknown, depth: number): boolean => {
-    switch (typeof node) {
-      case 'string':
-        return push(JSON.stringify(node.length > PREVIEW_CHARS ? node.slice(0, PREVIEW_CHARS) : node));
-      case 'number':
-        return push(Number.isFinite(node) ? String(node) : 'null');
-      case 'boolean':
-        return push(String(node));
-      case 'bigint':
-        return push(String(node));
-      case 'object':
-        break;
-      default:
-        return push('null');
+  const walk = (node: unknown, depth: number): string => {
+    if (typeof node === 'bigint') return leaf(String(node));
+    if (typeof node !== 'object' || node === null) {
+      return leaf(JSON.stringify(typeof node === 'string' ? node.slice(0, PREVIEW_CHARS) : node) ?? 'null');
     }
-    if (node === null) return push('null');
-    if (seen.has(node) || depth > MAX_DEPTH) return push(Array.isArray(node) ? '[…]' : '{…}');
+    const list = Array.isArray(node);
+    if (seen.has(node) || depth > MAX_DEPTH) return leaf(list ? '[…]' : '{…}');
     seen.add(node);
-    if (Array.isArray(node)) {
-      if (!push('[')) return false;
-      for (let i = 0; i < node.length; i++) {
-        if (i > 0 && !push(',')) return false;
-        if (!walk(node[i], depth + 1)) return false;
+    const parts: string[] = [];
+    const keys = list ? node : Object.keys(node);
+    for (let i = 0; i < keys.length; i++) {
+      if (budget <= 0) {
+        cut = true;
+        break;
       }
-      return push(']');
+      const key = list ? '' : (keys[i] as string);
+      const item = list ? node[i] : (node as Record<string, unknown>)[key];
+      if (!list && (item === undefined || typeof item === 'function' || typeof item === 'symbol')) continue;
+      parts.push(list ? walk(item, depth + 1) : `${leaf(JSON.stringify(key))}:${walk(item, depth + 1)}`);
     }
-    if (!push('{')) return false;
-    let first = true;
-    for (const key of Object.keys(node)) {
-      const item = (node as Record<string, unknown>)[key];
-      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-      if (!first && !push(',')) return false;
-      first = false;
-      if (!push(`${JSON.stringify(key)}:`)) return false;
-      if (!walk(item, depth + 1)) return false;
-    }
-    return push('}');
+    return list ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
   };
   try {
-    const complete = walk(value, 0);
-    const text = out.join('');
-    return complete ? text : `${text.slice(0, PREVIEW_CHARS)}…`;
+    const text = walk(value, 0);
+    return cut || text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
   } catch {
     return null;
   }
