@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SseFormatError, readSse, type SseMessage } from '../../src/server/providers/sse.js';
 import { SseParser } from '../../src/transport/sse-parser.js';
-import { sseMismatches } from '../transport/sse-cases.js';
+import { ssePropertyFailure, sseMismatches } from '../transport/sse-cases.js';
 
 function streamOf(parts: ReadonlyArray<string | Uint8Array>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -23,6 +23,10 @@ async function read(parts: ReadonlyArray<string | Uint8Array>, options = {}): Pr
 describe('readSse (the server reading an upstream)', () => {
   it('passes the shared SSE suite (the same cases the widget transport passes in Chromium)', async () => {
     assert.deepEqual(await sseMismatches((chunks) => read(chunks)), []);
+  });
+
+  it('reads generated streams (random events, line ends, BOM, cuts, an unterminated tail) as the widget does', async () => {
+    assert.equal(await ssePropertyFailure((chunks) => read(chunks)), null);
   });
 
   it('the widget parser passes the same suite in Node too', async () => {

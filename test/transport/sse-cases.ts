@@ -4,6 +4,7 @@
  * (test/server/sse.test.ts). Each side hands over how it parses a list of chunks; the suite
  * feeds every case whole, split at every point, one character and one byte at a time.
  */
+import fc from 'fast-check';
 
 export interface SseCaseEvent {
   event: string;
@@ -109,4 +110,52 @@ export async function sseMismatches(parse: ParseChunks): Promise<string[]> {
     }
   }
   return wrong;
+}
+
+/**
+ * Generated streams: random events (names, multi-line data with any characters but line ends,
+ * comments, ids), written with random line ends (LF, CRLF, CR), a BOM or not, cut into random
+ * chunks of text or bytes, with or without a last event that the stream never terminated.
+ * Returns the first counterexample fast-check found, or null.
+ */
+export async function ssePropertyFailure(parse: ParseChunks, runs = 150): Promise<string | null> {
+  const lineText = fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => s.replace(/[\r\n]/g, ' '));
+  const event = fc.record({
+    name: fc.option(fc.stringMatching(/^[a-z_]{1,8}$/), { nil: undefined }),
+    data: fc.array(lineText, { minLength: 1, maxLength: 3 }),
+    comment: fc.boolean(),
+  });
+  const scenario = fc.record({
+    events: fc.array(event, { maxLength: 5 }),
+    eol: fc.constantFrom('\n', '\r\n', '\r'),
+    bom: fc.boolean(),
+    unterminated: fc.option(event, { nil: undefined }),
+    cuts: fc.array(fc.nat(), { maxLength: 6 }),
+    bytes: fc.boolean(),
+  });
+  const result = await fc.check(
+    fc.asyncProperty(scenario, async (s) => {
+      const write = (e: { name: string | undefined; data: string[]; comment: boolean }) =>
+        (e.comment ? `: keep-alive${s.eol}` : '') + (e.name ? `event: ${e.name}${s.eol}` : '') + e.data.map((d) => `data: ${d}${s.eol}`).join('');
+      let text = (s.bom ? '\uFEFF' : '') + s.events.map((e) => write(e) + s.eol).join('');
+      if (s.unterminated) text += write(s.unterminated).slice(0, -s.eol.length);
+      const whole: string | Uint8Array = s.bytes ? new TextEncoder().encode(text) : text;
+      const at = [...new Set(s.cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
+      const chunks: Array<string | Uint8Array> = [];
+      let from = 0;
+      for (const cut of [...at, whole.length]) {
+        // Text is cut between code points (a side reading bytes would encode each half alone).
+        let to = cut;
+        if (typeof whole === 'string' && to > 0 && to < whole.length && /[\uDC00-\uDFFF]/.test(whole[to]!)) to -= 1;
+        if (to < from) continue;
+        chunks.push(whole.slice(from, to));
+        from = to;
+      }
+      const got = (await parse(chunks)).map((e) => ({ event: e.event, data: e.data }));
+      const expected = s.events.map((e) => ({ event: e.name ?? 'message', data: e.data.join('\n') }));
+      return JSON.stringify(got) === JSON.stringify(expected);
+    }),
+    { numRuns: runs },
+  );
+  return result.failed ? `${JSON.stringify(result.counterexample)} (seed ${result.seed})` : null;
 }

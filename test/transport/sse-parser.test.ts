@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { SseFormatError, SseParser, type SseEvent } from '../../src/transport/sse-parser.js';
-import { sseMismatches } from './sse-cases.js';
+import { ssePropertyFailure, sseMismatches } from './sse-cases.js';
 
 function parseChunks(chunks: ReadonlyArray<string | Uint8Array>, end = true): SseEvent[] {
   const events: SseEvent[] = [];
@@ -41,6 +41,10 @@ const EXPECTED: SseEvent[] = [
 describe('SseParser', () => {
   it('passes the shared SSE suite (the same cases the server passes reading an upstream)', async () => {
     expect(await sseMismatches((chunks) => parseChunks(chunks))).to.deep.equal([]);
+  });
+
+  it('reads generated streams (random events, line ends, BOM, cuts, an unterminated tail) as the server does', async () => {
+    expect(await ssePropertyFailure((chunks) => parseChunks(chunks))).to.equal(null);
   });
 
   it('refuses a line over its limit, also when it arrives in small pieces, and then stays ended', () => {

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import fc from 'fast-check';
 import { describeError } from '../../src/util/describe-error.js';
 
 describe('describeError', () => {
@@ -67,6 +68,23 @@ describe('describeError', () => {
     const text = describeError(`${'a'.repeat(8)}😀😀`, { maxChars: 10 });
     expect(text).to.equal(`${'a'.repeat(8)}…`);
     expect(describeError('y'.repeat(50), { maxChars: 20 })).to.equal(`${'y'.repeat(19)}…`);
+  });
+
+  it('for any value: never throws, always a non-empty sentence within the cap, never a bare "null"/"undefined"/"[object Object]"', () => {
+    const own = (v: unknown, key: string) => typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>)[key] === 'string';
+    fc.assert(
+      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (value) => {
+        const text = describeError(value);
+        expect(text).to.be.a('string');
+        expect(text.trim().length).to.be.above(0);
+        expect(text.length).to.be.at.most(500);
+        // Strings and a `message` / `error` string are the page's own words, passed as is.
+        if (typeof value === 'string' || own(value, 'message') || own(value, 'error')) return;
+        expect(text).not.to.match(/^(null|undefined|\[object Object\])$/);
+        expect(text).not.to.include('[object Object]');
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('no description ever reads "null", "undefined" or "[object Object]"', () => {
