@@ -164,7 +164,7 @@ export class ArgumentValidator {
     }
     // ajv reads a property named "__proto__" through the prototype's accessor, not as data:
     // such schemas go to the interpreter, which reads own properties only.
-    if (mentionsProtoKey(schema)) return this.#compileInterpreted(schema);
+    if (mentionsProtoKey(schema)) return this.#compileInterpreted(schema, false);
     const ajv = await this.#loadAjv();
     try {
       // Draft-07 $ref: siblings ignored, for both engines alike (draft7-refs.ts).
@@ -176,15 +176,16 @@ export class ArgumentValidator {
       // CSP without 'unsafe-eval': ajv can never work on this page, so switch for good.
       if (isEvalError(error)) this.#engine = 'interpreter';
       // Anything else ajv refuses (an unusual draft, a duplicate $id) may still interpret.
-      return this.#compileInterpreted(schema);
+      return this.#compileInterpreted(schema, false);
     }
   }
 
-  async #compileInterpreted(schema: JsonSchema): Promise<CompiledCheck> {
+  /** `decides`: this compile settles the engine (false when only this one schema needs the interpreter). */
+  async #compileInterpreted(schema: JsonSchema, decides = true): Promise<CompiledCheck> {
     const { Validator, interpreterCheck } = await this.#loadInterpreter();
     // The interpreter annotates schemas it dereferences: it gets a private copy (with draft-07 $ref).
     const validator = new Validator(ignoreRefSiblings(schema), '7', false);
-    if (this.#engine === null) this.#engine = 'interpreter';
+    if (decides && this.#engine === null) this.#engine = 'interpreter';
     return interpreterCheck(validator);
   }
 

@@ -213,6 +213,15 @@ for (const engine of ['ajv', 'interpreter'] as const) {
 }
 
 describe('ArgumentValidator engines', () => {
+  it('ajv: a schema naming a "__proto__" property is interpreted, and the engine stays ajv for the others', async () => {
+    const validator = new ArgumentValidator({ engine: 'ajv' });
+    const proto = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as JsonSchema;
+    const refused = await validator.validate(proto, '{"__proto__": 5}');
+    expect(refused.valid === false && refused.reason).to.equal('/__proto__ must be string');
+    expect((await validator.validate(schema, { sku: 'A1' })).valid).to.equal(true);
+    expect(validator.engine).to.equal('ajv');
+  });
+
   it('loads nothing before the first validation', () => {
     expect(new ArgumentValidator().engine).to.equal(null);
   });
