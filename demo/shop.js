@@ -16,6 +16,10 @@ function cartTotal() {
   return shop.cart.reduce((sum, line) => sum + line.price * line.quantity, 0);
 }
 
+function cartLines() {
+  return shop.cart.map((line) => `${line.quantity} × ${line.name}`).join(', ');
+}
+
 function renderShop() {
   document.getElementById('balance').textContent = String(shop.balance);
   document.getElementById('products').replaceChildren(...shop.products.map((p) => {
@@ -63,6 +67,12 @@ function whenWidgetReady(callback) {
 
 renderShop();
 
+// The arguments of the latest call of each tool, so a confirmLabel getter can name its target.
+const requested = {};
+document.addEventListener('wave-tool-call-requested', (event) => {
+  requested[event.detail.name] = event.detail.args;
+});
+
 whenWidgetReady((widget) => {
   const done = (result) => { renderShop(); publishShop(widget); return result; };
   const packTool = (sku) => {
@@ -71,6 +81,7 @@ whenWidgetReady((widget) => {
       description: `Buy one ${product.name} for ${product.price} credits, charged to the visitor's balance.`,
       parameters: { type: 'object', properties: {} },
       cost: product.price,
+      confirmLabel: `Buy ${product.name} · ${product.price} cr?`,
       runningLabel: `Buying ${product.name}…`,
       handler: () => done(placeOrder(product)),
       summary: () => `Bought ${product.name}`,
@@ -97,14 +108,14 @@ whenWidgetReady((widget) => {
         if (line) line.quantity += quantity; else shop.cart.push({ sku, name: product.name, price: product.price, quantity });
         return done({ success: true, sku, quantity, cart_total_credits: cartTotal() });
       },
-      summary: (args) => `Added ${args.quantity ?? 1} × ${args.sku} to the cart`,
+      summary: (args) => `Added ${args.quantity ?? 1} × ${shop.products.find((p) => p.sku === args.sku)?.name ?? args.sku} to the cart`,
     },
     checkout: {
       description: 'Pay for everything in the cart with the visitor\'s credits.',
       parameters: { type: 'object', properties: {} },
       // Read when the confirmation is shown: the cart may change between the call and the chip.
       get cost() { return cartTotal(); },
-      get confirmLabel() { return `Pay ${cartTotal()} cr for ${shop.cart.length} item(s)?`; },
+      get confirmLabel() { return `Pay ${cartTotal()} cr for ${cartLines() || 'an empty cart'}?`; },
       runningLabel: 'Paying…',
       handler: () => {
         const total = cartTotal();
@@ -124,7 +135,11 @@ whenWidgetReady((widget) => {
       parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
       confirm: true,
       tier3: true,
-      confirmLabel: 'Delete this order for good?',
+      // The chip names the order: the getter reads the id of the call being confirmed.
+      get confirmLabel() {
+        const order = shop.orders.find((o) => o.id === requested.delete_order?.order_id);
+        return order ? `Delete order ${order.id} (${order.name}) for good?` : 'Delete this order for good?';
+      },
       handler: ({ order_id }) => {
         const i = shop.orders.findIndex((o) => o.id === order_id);
         if (i === -1) return { success: false, error: `No order with id ${order_id}` };

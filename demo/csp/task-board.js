@@ -1,10 +1,14 @@
-// The page-tools reference example, unchanged, as an external file (the CSP forbids inline script).
+// The page-tools reference example (the delete chip's label a getter naming the task), as an external file (the CSP forbids inline script).
   const board = [
     { id: 't1', title: 'Draft launch email', status: 'todo' },
     { id: 't2', title: 'Book the venue', status: 'doing' },
   ];
 
   function render() { /* your rendering */ }
+
+  // The arguments of each tool's latest call, so a confirmLabel getter can name its target.
+  const lastArgs = {};
+  document.addEventListener('wave-tool-call-requested', (e) => { lastArgs[e.detail.name] = e.detail.args; });
 
   function publishState(widget) {
     widget.setContext({
@@ -62,7 +66,11 @@
         },
         confirm: true,
         tier3: true,
-        confirmLabel: 'Delete this task?',
+        // Read when the chip is shown: name the task this call would delete.
+        get confirmLabel() {
+          const task = board.find(t => t.id === lastArgs.delete_task?.task_id);
+          return task ? `Delete task “${task.title}”?` : 'Delete this task?';
+        },
         handler: ({ task_id }) => {
           const i = board.findIndex(t => t.id === task_id);
           if (i === -1) return { success: false, error: 'No task with that id' };
