@@ -3,6 +3,11 @@
  * model so the product runs with no key and no network. Generic over the request's tool
  * schemas, the page state and the conversation; stateless (it re-derives its plan from the
  * last user message and the tool results after it on every step).
+ *
+ * It never acts on a guess: when a request does not single out one item (a task, a product,
+ * an order), names none, leaves an amount vague, or asks for something no tool does, it asks
+ * or explains instead of calling a tool. A short answer to its own question ("the draft email
+ * one") is read together with the request that raised it.
  */
 import { neutralizeInstructions } from '../guard/neutralize.js';
 import { unwrapEnvelope } from '../guard/envelope.js';
@@ -11,9 +16,9 @@ import type { WaveMessage } from '../transport/protocol.js';
 import { describeError } from '../util/describe-error.js';
 import type { ModelProvider, ProviderEvent, ProviderStepInput } from './providers/types.js';
 
-/** What one offline step decides: call a tool, or answer in text. */
+/** What one offline step decides: call a tool, or answer in text. `clause` is the request clause the call serves. */
 export type OfflineDecision =
-  | { kind: 'tool_call'; name: string; arguments: Record<string, unknown> }
+  | { kind: 'tool_call'; name: string; arguments: Record<string, unknown>; clause?: number }
   | { kind: 'text'; text: string };
 
 /** Canonical actions the synonyms map to. */
@@ -21,6 +26,8 @@ const Action = {
   create: 'create',
   delete: 'delete',
   update: 'update',
+  increase: 'increase',
+  decrease: 'decrease',
   buy: 'buy',
   list: 'list',
   fill: 'fill',
@@ -31,14 +38,17 @@ const Action = {
 } as const;
 type Action = (typeof Action)[keyof typeof Action];
 
+// Order matters where two synonyms start at the same place ("check out" before "check").
 const VERBS: ReadonlyArray<[Action, readonly string[]]> = [
-  ['buy', ['buy', 'purchase', 'order', 'checkout', 'check out', 'add to cart', 'add to basket', 'put in cart']],
+  ['buy', ['buy', 'purchase', 'order', 'checkout', 'check out', 'pay for', 'pay', 'add to cart', 'add to basket', 'add to my cart', 'put in cart']],
+  ['delete', ['delete', 'remove', 'drop', 'erase', 'trash', 'discard', 'clear', 'destroy', 'get rid of']],
+  ['increase', ['increment', 'increase', 'bump', 'raise', 'count up', 'go up']],
+  ['decrease', ['decrement', 'decrease', 'subtract', 'reduce', 'lower', 'take away', 'count down', 'minus']],
   ['create', ['add', 'create', 'new', 'make', 'insert', 'register', 'schedule', 'book', 'post', 'write']],
-  ['delete', ['delete', 'remove', 'drop', 'erase', 'trash', 'discard', 'clear', 'destroy']],
-  ['update', ['move', 'set', 'mark', 'change', 'update', 'rename', 'edit', 'switch', 'toggle', 'complete', 'finish', 'start', 'assign']],
-  ['list', ['list', 'show', 'read', 'get', 'display', 'view', 'see', 'find', 'search', 'look up', 'fetch', 'what', 'which', 'how many']],
-  ['fill', ['fill', 'enter', 'type', 'input', 'put']],
-  ['click', ['click', 'press', 'tap', 'hit', 'submit', 'send']],
+  ['update', ['move', 'set', 'mark', 'change', 'update', 'rename', 'edit', 'switch', 'toggle', 'complete', 'finish', 'start', 'assign', 'reset']],
+  ['list', ['list', 'show', 'read', 'get', 'display', 'view', 'see', 'find', 'search', 'look up', 'fetch', 'what', 'which', 'how many', 'how much']],
+  ['fill', ['fill', 'enter', 'type', 'input', 'put', 'use']],
+  ['click', ['click', 'press', 'tap', 'hit', 'submit', 'send', 'tick', 'untick', 'check', 'uncheck', 'subscribe', 'sign me up', 'opt in']],
   ['select', ['select', 'choose', 'pick']],
   ['navigate', ['go to', 'open', 'navigate', 'visit', 'take me to']],
   ['scroll', ['scroll']],
@@ -48,6 +58,8 @@ const PAST: Readonly<Record<Action, string>> = {
   create: 'Added',
   delete: 'Deleted',
   update: 'Updated',
+  increase: 'Increased',
+  decrease: 'Decreased',
   buy: 'Bought',
   list: 'Read',
   fill: 'Filled',
@@ -57,19 +69,40 @@ const PAST: Readonly<Record<Action, string>> = {
   scroll: 'Scrolled to',
 };
 
+const BASE: Readonly<Record<Action, string>> = {
+  create: 'add',
+  delete: 'delete',
+  update: 'update',
+  increase: 'increase',
+  decrease: 'decrease',
+  buy: 'buy',
+  list: 'read',
+  fill: 'fill in',
+  click: 'click',
+  select: 'select',
+  navigate: 'open',
+  scroll: 'scroll to',
+};
+
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, a: 1, an: 1, single: 1, two: 2, couple: 2, pair: 2, three: 3, four: 4, five: 5, six: 6, seven: 7,
+  zero: 0, one: 1, single: 1, two: 2, couple: 2, pair: 2, three: 3, four: 4, five: 5, six: 6, seven: 7,
   eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, dozen: 12, fifteen: 15, twenty: 20,
 };
 
 const STOP = new Set(
-  'a an the this that these those one ones it its of for to in on at by with and or then please can could would you me my i we our us is are be as from into onto up down all some any item items thing things also just now new called named titled about'.split(' '),
+  'a an the this that these those it its of for to in on at by with and or then please can could would you me my i we our us is are be as from into onto up down all any also just now new called named titled about your their his her them there here want like need do does did let lets let\'s i\'d i\'m what\'s whats'.split(' '),
 );
+/** Words that name no particular item: "buy something", "the draft email one", "in the cart". */
+const GENERIC = new Set(
+  'something anything stuff product products item items thing things one ones some few several bunch lot lots many more plenty exactly board list page cart basket bag column shop store site order orders entry entries'.split(' '),
+);
+const VAGUE = /\b(?:some|a few|few|several|a bunch|bunch|lots|a lot|many|more|plenty|loads)\b/i;
 
 const BUILTIN = new Set(['read_page', 'fill_field', 'click_element', 'select_option', 'scroll_to', 'navigate']);
 const LABEL_KEYS = ['title', 'name', 'label', 'text', 'summary', 'subject', 'heading'];
 const ID_PARAM = /^(?:id|sku|ref|key|slug|code|uuid)$|_(?:id|sku|ref|key|slug|code|uuid)$/i;
 const TEXT_PARAM = /^(?:title|name|text|label|content|body|message|description|note|summary|subject|query|q|value|item|task|comment)$/i;
+const QTY_PARAM = /qty|quantity|count|amount|number|by|times|units/i;
 
 // ---------------------------------------------------------------- small text helpers
 
@@ -91,6 +124,13 @@ function contentWords(text: string): string[] {
     .map(stem);
 }
 
+/** Two stemmed words name the same thing ("count" ~ "counter", "mug" ~ "mugs"). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short);
+}
+
 /** Text from a result or page state, safe to echo: no instructions, no Markdown control characters. */
 function safeLabel(value: unknown, max = 80): string {
   const raw = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
@@ -99,8 +139,10 @@ function safeLabel(value: unknown, max = 80): string {
   return clean.length > max ? clean.slice(0, max - 1) + '…' : clean;
 }
 
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function hasPhrase(text: string, phrase: string): boolean {
-  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?:$|[^\\p{L}\\p{N}])`, 'iu').test(text);
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRe(phrase).replace(/\s+/g, '\\s+')}(?:$|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
 function actionsIn(text: string): Action[] {
@@ -113,7 +155,7 @@ function firstAction(text: string): Action | undefined {
   let best: { action: Action; at: number } | undefined;
   for (const [action, synonyms] of VERBS) {
     for (const s of synonyms) {
-      const m = new RegExp(`(?:^|[^\\p{L}])(${s.replace(/\s+/g, '\\s+')})(?:$|[^\\p{L}])`, 'iu').exec(text);
+      const m = new RegExp(`(?:^|[^\\p{L}])(${escapeRe(s).replace(/\s+/g, '\\s+')})(?:$|[^\\p{L}])`, 'iu').exec(text);
       if (m && (best === undefined || m.index < best.at)) best = { action, at: m.index };
     }
   }
@@ -128,6 +170,18 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** "A, B or C" */
+function orList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+function plural(noun: string, n = 2): string {
+  if (n === 1) return noun;
+  if (/(?:s|x|ch|sh)$/i.test(noun)) return noun + 'es';
+  if (/[^aeiou]y$/i.test(noun)) return noun.slice(0, -1) + 'ies';
+  return noun + 's';
+}
+
 // ---------------------------------------------------------------- request views
 
 interface ToolView {
@@ -136,47 +190,61 @@ interface ToolView {
   properties: Record<string, Record<string, unknown>>;
   required: string[];
   nameWords: string[];
+  /** Name words that are not verbs: "task" in add_task, "cat sticker pack" in buy_cat_sticker_pack. */
+  nouns: string[];
   descWords: string[];
   action: Action | undefined;
+  /** "Delete task", "Buy cat sticker pack": the name, readable. */
+  title: string;
 }
 
-function viewTool(tool: HostToolSchema): ToolView {
+function isVerbWord(word: string): boolean {
+  return VERBS.some(([, synonyms]) => synonyms.includes(word));
+}
+
+export function viewTool(tool: HostToolSchema): ToolView {
   const description = unwrapEnvelope(tool.description) ?? tool.description;
   const params = asRecord(tool.parameters) ?? {};
   const props: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(asRecord(params['properties']) ?? {})) props[key] = asRecord(value) ?? {};
   const required = Array.isArray(params['required']) ? params['required'].filter((r): r is string => typeof r === 'string') : [];
   const nameText = tool.name.replace(/_/g, ' ');
+  const nameWords = contentWords(nameText);
   return {
     name: tool.name,
     description,
     properties: props,
     required,
-    nameWords: contentWords(nameText),
-    descWords: contentWords(description),
+    nameWords,
+    nouns: nameWords.filter((w) => !isVerbWord(w) && w !== 'cart' && w !== 'basket'),
+    descWords: contentWords(description.split(/(?<=[.!?])\s/)[0] ?? ''),
     action: firstAction(nameText) ?? firstAction(description.split(/[.!?]/)[0] ?? ''),
+    title: capitalise(nameText),
   };
 }
 
 interface Entity {
   id: string | number;
+  idKey: string;
   label: string;
+  /** The key of the list it sits in ("tasks", "products"), if any. */
+  collection: string;
   record: Record<string, unknown>;
 }
 
 /** Objects with an id and a title/name/label anywhere in the page state. */
-function findEntities(value: unknown, out: Entity[] = [], depth = 0): Entity[] {
+export function findEntities(value: unknown, out: Entity[] = [], depth = 0, collection = ''): Entity[] {
   if (depth > 8 || out.length > 500) return out;
   if (Array.isArray(value)) {
-    for (const item of value) findEntities(item, out, depth + 1);
+    for (const item of value) findEntities(item, out, depth + 1, collection);
     return out;
   }
   const record = asRecord(value);
   if (!record) return out;
   const idKey = Object.keys(record).find((k) => ID_PARAM.test(k) && (typeof record[k] === 'string' || typeof record[k] === 'number'));
   const labelKey = LABEL_KEYS.find((k) => typeof record[k] === 'string');
-  if (idKey !== undefined && labelKey !== undefined) out.push({ id: record[idKey] as string | number, label: record[labelKey] as string, record });
-  for (const child of Object.values(record)) if (typeof child === 'object' && child !== null) findEntities(child, out, depth + 1);
+  if (idKey !== undefined && labelKey !== undefined) out.push({ id: record[idKey] as string | number, idKey, label: record[labelKey] as string, collection, record });
+  for (const [key, child] of Object.entries(record)) if (typeof child === 'object' && child !== null) findEntities(child, out, depth + 1, key);
   return out;
 }
 
@@ -212,6 +280,9 @@ interface PlannedCall {
   subject: string;
 }
 
+/** What one clause of the request comes to: calls, a question back, or nothing a tool does. */
+type ClausePlan = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'ask'; text: string } | { kind: 'none'; cannot?: Action };
+
 /** Split a request into clauses: "then", "and then", ";", and " and " between two actions. */
 export function splitClauses(text: string): string[] {
   const coarse = text
@@ -224,7 +295,7 @@ export function splitClauses(text: string): string[] {
     let current = parts[0] ?? '';
     for (const part of parts.slice(1)) {
       // Only split when the right side starts with an action verb ("add X and delete Y").
-      const starts = VERBS.some(([, syn]) => syn.some((s) => new RegExp(`^(?:please\\s+)?${s.replace(/\s+/g, '\\s+')}\\b`, 'i').test(part)));
+      const starts = VERBS.some(([, syn]) => syn.some((s) => new RegExp(`^(?:please\\s+)?${escapeRe(s).replace(/\s+/g, '\\s+')}\\b`, 'i').test(part)));
       if (starts && actionsIn(current).length > 0) {
         out.push(current);
         current = part;
@@ -237,55 +308,163 @@ export function splitClauses(text: string): string[] {
   return out;
 }
 
-const CART_WORDS = /\b(?:cart|basket|bag|checkout)\b/i;
+const CART_WORDS = /\b(?:cart|basket|bag)\b/i;
+const BUY_NOW = /\b(?:buy|purchase|order|pay|check\s*out|checkout)\b/i;
+
+function clauseActionOf(clause: string): Action | undefined {
+  return firstAction(clause.replace(/^(?:please|now|also|and|could you|can you|would you)\s+/i, ''));
+}
+
+/** Whether a clause's verb fits a tool's action ("add 5 to the counter" fits increment_counter). */
+function actionFit(clauseAction: Action | undefined, tool: ToolView, clause: string): number {
+  if (clauseAction === undefined || tool.action === undefined) return 0;
+  if (clauseAction === tool.action) return 4;
+  const cart = CART_WORDS.test(clause);
+  if (clauseAction === 'create' && (tool.action === 'increase' || (tool.action === 'buy' && cart))) return 3;
+  if (clauseAction === 'fill' && (tool.action === 'create' || (tool.action === 'buy' && cart))) return 3;
+  return -2;
+}
 
 function scoreTool(tool: ToolView, clause: string, clauseAction: Action | undefined): number {
-  const cw = new Set(contentWords(clause));
-  const all = new Set(actionsIn(clause));
-  // "add two mugs to my cart": a create verb aimed at a cart is a purchase step.
-  if (CART_WORDS.test(clause) && (all.has('create') || all.has('fill'))) all.add('buy');
-  let score = 0;
-  if (clauseAction !== undefined && tool.action === clauseAction) score += 4;
-  else if (tool.action !== undefined && all.has(tool.action)) score += 3;
-  else if (clauseAction !== undefined && tool.action !== undefined) score -= 2;
-  for (const w of tool.nameWords) if (cw.has(w)) score += 2;
-  for (const w of new Set(tool.descWords)) if (cw.has(w)) score += 0.5;
-  // "add to cart": the buy action also matches tools named for carts and orders.
-  if (clauseAction === 'buy' && tool.nameWords.some((w) => ['cart', 'basket', 'buy', 'purchase', 'order', 'checkout'].includes(w))) score += 3;
+  const cw = contentWords(clause);
+  let score = actionFit(clauseAction, tool, clause);
+  for (const w of tool.nameWords) if (cw.some((c) => sameWord(c, w))) score += 2;
+  for (const w of new Set(tool.descWords)) if (cw.some((c) => sameWord(c, w))) score += 0.5;
   return score;
 }
 
-function pickTool(tools: ToolView[], clause: string): ToolView | undefined {
-  const clauseAction = firstAction(clause.replace(/^(?:please|now|also|and|could you|can you)\s+/i, ''));
-  let best: { tool: ToolView; score: number } | undefined;
-  for (const tool of tools) {
-    const score = scoreTool(tool, clause, clauseAction);
-    if (best === undefined || score > best.score) best = { tool, score };
-  }
-  return best !== undefined && best.score >= 4 ? best.tool : undefined;
+export function rankTools(tools: ToolView[], clause: string): Array<{ tool: ToolView; score: number }> {
+  const clauseAction = clauseActionOf(clause);
+  return tools.map((tool) => ({ tool, score: scoreTool(tool, clause, clauseAction) })).sort((a, b) => b.score - a.score);
 }
 
 function numbersIn(clause: string): number[] {
   const out: number[] = [];
-  for (const m of clause.matchAll(/(?<![\p{L}\d.])(\d+(?:\.\d+)?)(?![\p{L}\d])|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|dozen|couple|pair)\b/giu)) {
+  for (const m of clause.matchAll(/(?<![\p{L}\d.:])(-?\d+(?:\.\d+)?)(?![\p{L}\d:])|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|dozen|couple|pair|single)\b/giu)) {
     if (m[1] !== undefined) out.push(Number(m[1]));
-    else if (m[2] !== undefined) out.push(NUMBER_WORDS[m[2].toLowerCase()] ?? 0);
+    else if (m[2] !== undefined) {
+      const word = m[2].toLowerCase();
+      // "the draft email one", "the blue one": a pronoun, not a number.
+      if (word === 'one') {
+        const prev = words(clause.slice(0, m.index)).at(-1);
+        if (prev !== undefined && !isVerbWord(prev) && !['just', 'only', 'exactly', 'by', 'of', 'and', 'me', 'us', 'to', 'add', 'want', 'need', 'take', 'get'].includes(prev)) continue;
+      }
+      out.push(NUMBER_WORDS[word] ?? 0);
+    }
   }
   return out;
 }
 
-function resolveEntity(entities: Entity[], clause: string, exclude: Set<string>): Entity | undefined {
-  const cw = new Set(contentWords(clause).filter((w) => !exclude.has(w)));
-  let best: { entity: Entity; score: number } | undefined;
-  for (const entity of entities) {
-    if (new RegExp(`\\b${String(entity.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(clause)) return entity;
-    const ew = contentWords(entity.label);
-    const overlap = ew.filter((w) => cw.has(w)).length;
-    if (overlap === 0) continue;
-    const score = overlap + overlap / ew.length;
-    if (best === undefined || score > best.score) best = { entity, score };
+/** The words that must name the item: the clause without verbs, numbers, filler and the tool's own nouns. */
+function objectWords(clause: string, exclude: Iterable<string> = []): string[] {
+  let text = ` ${clause.toLowerCase()} `;
+  const phrases = VERBS.flatMap(([, s]) => s).filter((s) => s.includes(' ')).sort((a, b) => b.length - a.length);
+  for (const p of phrases) text = text.replace(new RegExp(`(?<![\\p{L}])${escapeRe(p).replace(/\s+/g, '\\s+')}(?![\\p{L}])`, 'giu'), ' ');
+  const skip = new Set([...exclude].map(stem));
+  return words(text)
+    .filter((w) => !STOP.has(w) && !GENERIC.has(w) && !isVerbWord(w) && !(w in NUMBER_WORDS) && !/^\d+$/.test(w) && w !== 'a' && w !== 'an')
+    .map(stem)
+    .filter((w) => !GENERIC.has(w) && ![...skip].some((s) => sameWord(s, w)));
+}
+
+function entityWords(entity: Entity): string[] {
+  return [...contentWords(entity.label), String(entity.id).toLowerCase()];
+}
+
+interface Resolution {
+  kind: 'one' | 'many' | 'none' | 'empty';
+  entity?: Entity;
+  matches: Entity[];
+  /** Entities sharing some words with the request, when none matches all of them. */
+  near: Entity[];
+  wanted: string;
+}
+
+function mentionsId(clause: string, entity: Entity): boolean {
+  return String(entity.id).length > 0 && new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRe(String(entity.id))}(?![\\p{L}\\p{N}-])`, 'iu').test(clause);
+}
+
+/** Which of `candidates` the clause singles out: exactly one, several, none, or nothing named. */
+function resolve(candidates: Entity[], clause: string, exclude: Iterable<string>): Resolution {
+  const byId = candidates.filter((e) => mentionsId(clause, e));
+  if (byId.length === 1) return { kind: 'one', entity: byId[0], matches: byId, near: [], wanted: String(byId[0]!.id) };
+  const wanted = objectWords(clause, exclude);
+  const wantedText = wanted.join(' ');
+  if (wanted.length === 0) {
+    return candidates.length === 1
+      ? { kind: 'one', entity: candidates[0], matches: candidates, near: [], wanted: '' }
+      : { kind: 'empty', matches: candidates, near: [], wanted: '' };
   }
-  return best?.entity;
+  const matches = candidates.filter((e) => {
+    const ew = entityWords(e);
+    return wanted.every((w) => ew.some((x) => sameWord(x, w)));
+  });
+  if (matches.length === 1) return { kind: 'one', entity: matches[0], matches, near: [], wanted: wantedText };
+  if (matches.length > 1) {
+    // "the blue mug" when there is a "Blue mug" and a "Blue mug lid": an exact label wins.
+    const exact = matches.filter((e) => contentWords(e.label).length === wanted.length);
+    if (exact.length === 1) return { kind: 'one', entity: exact[0], matches, near: [], wanted: wantedText };
+    return { kind: 'many', matches, near: [], wanted: wantedText };
+  }
+  const near = candidates.filter((e) => {
+    const ew = entityWords(e);
+    return wanted.some((w) => ew.some((x) => sameWord(x, w)));
+  });
+  return { kind: 'none', matches: [], near, wanted: wantedText };
+}
+
+function dedupe(entities: Entity[]): Entity[] {
+  const seen = new Set<string>();
+  return entities.filter((e) => {
+    const key = String(e.id);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The parameter that takes an item from the page state, and the items it may take. */
+function entityParam(tool: ToolView, entities: Entity[]): { key: string; candidates: Entity[]; noun: string } | undefined {
+  for (const [key, schema] of Object.entries(tool.properties)) {
+    const values = Array.isArray(schema['enum']) ? schema['enum'].map(String) : undefined;
+    if (values) {
+      const inEnum = dedupe(entities.filter((e) => values.includes(String(e.id))));
+      if (inEnum.length > 0) return { key, candidates: inEnum, noun: nounFor(key, inEnum, tool) };
+      continue;
+    }
+    if (!ID_PARAM.test(key) || key === 'ref') continue;
+    const prefix = stem(key.replace(ID_PARAM, '').replace(/_$/, '') || key);
+    const inCollection = entities.filter((e) => e.collection && sameWord(stem(e.collection.toLowerCase()), prefix));
+    const sameKey = entities.filter((e) => e.idKey === key);
+    const candidates = dedupe(inCollection.length ? inCollection : sameKey.length ? sameKey : entities);
+    return { key, candidates, noun: nounFor(key, candidates, tool) };
+  }
+  return undefined;
+}
+
+function nounFor(key: string, candidates: Entity[], tool: ToolView): string {
+  const fromKey = key.replace(ID_PARAM, '').replace(/_$/, '');
+  if (fromKey && !ID_PARAM.test(fromKey)) return fromKey.replace(/_/g, ' ');
+  const collection = candidates[0]?.collection;
+  if (collection) return stem(collection.toLowerCase()).replace(/_/g, ' ');
+  return tool.nouns.at(-1) ?? 'item';
+}
+
+function entityName(e: Entity, withId = true): string {
+  const label = safeLabel(e.label, 60);
+  return withId && String(e.id) !== e.label ? `“${label}” (${safeLabel(String(e.id), 30)})` : `“${label}”`;
+}
+
+/** The question or explanation when a clause does not single out one item. */
+function clarify(res: Resolution, noun: string, action: Action | undefined, all: Entity[]): string {
+  const verb = action ? BASE[action] : 'use';
+  const list = (items: Entity[]) => orList(items.slice(0, 8).map((e) => entityName(e)));
+  if (all.length === 0) return `There is no ${noun} on the page to ${verb}.`;
+  if (res.kind === 'many') return `Which ${noun} do you mean: ${list(res.matches)}?`;
+  if (res.kind === 'empty') return `Which ${noun} should I ${verb}: ${list(all)}?`;
+  const wanted = safeLabel(res.wanted, 60);
+  if (res.near.length > 0) return `I couldn't find a ${noun} called “${wanted}”. Did you mean ${list(res.near)}? Nothing was changed.`;
+  return `I couldn't find a ${noun} called “${wanted}”. The ${plural(noun)} here: ${list(all)}. Nothing was changed.`;
 }
 
 /** The clause's object phrase: "add a task for the run-of-show" → "Run-of-show". */
@@ -297,59 +476,95 @@ function objectPhrase(clause: string, tool: ToolView, otherValues: string[]): st
   if (!named) {
     text = text.replace(/^(?:please\s+|could you\s+|can you\s+|would you\s+|now\s+|also\s+|i want to\s+|i'd like to\s+|let's\s+)*/i, '');
     for (const [, synonyms] of VERBS) {
+      let stripped = false;
       for (const s of [...synonyms].sort((a, b) => b.length - a.length)) {
-        const re = new RegExp(`^${s.replace(/\s+/g, '\\s+')}\\b\\s*`, 'i');
+        const re = new RegExp(`^${escapeRe(s).replace(/\s+/g, '\\s+')}\\b\\s*`, 'i');
         if (re.test(text)) {
           text = text.replace(re, '');
+          stripped = true;
           break;
         }
       }
+      if (stripped) break;
     }
-    const nouns = tool.nameWords.filter((w) => firstAction(w) === undefined);
-    const nounAlt = nouns.map((n) => `${n}s?`).join('|');
+    const nounAlt = tool.nouns.map((n) => `${escapeRe(n)}s?`).join('|');
     // Drop "a task", "a new task for", "to the board", "on the list"…
     if (nounAlt) text = text.replace(new RegExp(`^(?:(?:a|an|the|new|another|one|some)\\s+)*(?:${nounAlt})\\b\\s*`, 'i'), '');
     text = text.replace(/^(?:(?:for|about|to|of|on|with|:|-)\s*)+/i, '');
     text = text.replace(/\s+(?:to|on|in|onto|into)\s+(?:the|my|our)\s+(?:board|list|page|cart|basket|todo list|to-do list)\b.*$/i, '');
   }
-  for (const v of otherValues) if (v) text = text.replace(new RegExp(`\\s*\\b(?:as|to|with)?\\s*${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i'), '');
-  text = text.replace(/^(?:the|a|an)\s+/i, '').replace(/[\s.,!?]+$/, '').trim();
+  for (const v of otherValues) {
+    if (v) text = text.replace(new RegExp(`\\s*\\b(?:as|to|with|in|into|under|on)?\\s*(?:the\\s+)?${escapeRe(v)}(?:\\s+(?:column|list|status))?\\b`, 'i'), '');
+  }
+  text = text.replace(/^(?:the|a|an)\s+/i, '').replace(/[\s.,!?:]+$/, '').trim();
   return capitalise(text);
 }
 
-function fillArguments(tool: ToolView, clause: string, entities: Entity[]): { args: Record<string, unknown>; subject: string } {
+function numberBounds(schema: Record<string, unknown>): { min?: number; max?: number } {
+  const min = typeof schema['minimum'] === 'number' ? schema['minimum'] : undefined;
+  const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined;
+  return { min, max };
+}
+
+function outOfRange(n: number, schema: Record<string, unknown>, what: string): string | undefined {
+  const { min, max } = numberBounds(schema);
+  if (min !== undefined && n < min) return `I can't do that: ${what} has to be at least ${min}, and you asked for ${n}. Nothing was changed.`;
+  if (max !== undefined && n > max) return `I can't do that: ${what} can be at most ${max} at a time, and you asked for ${n}. Nothing was changed.`;
+  return undefined;
+}
+
+/** Arguments for a chosen tool, or the question to ask instead. */
+function planToolCall(tool: ToolView, clause: string, entities: Entity[]): ClausePlan {
   const args: Record<string, unknown> = {};
   let subject = '';
   const used: string[] = [];
   const numbers = numbersIn(clause);
+  const numericKeys = Object.entries(tool.properties).filter(([, s]) => s['type'] === 'integer' || s['type'] === 'number').map(([k]) => k);
+  const textKeys = Object.entries(tool.properties).filter(([k, s]) => (s['type'] === 'string' || s['type'] === undefined) && !Array.isArray(s['enum']) && !ID_PARAM.test(k)).map(([k]) => k);
   // Enums first: their words must not leak into text values or entity matching.
+  const ent = entityParam(tool, entities);
   for (const [key, schema] of Object.entries(tool.properties)) {
     const values = Array.isArray(schema['enum']) ? schema['enum'] : undefined;
-    if (!values) continue;
-    const hit = values.find((v) => typeof v === 'string' && hasPhrase(clause, v.replace(/_/g, ' ')));
+    if (!values || key === ent?.key) continue;
+    const hit = values.find((v) => typeof v === 'string' && hasPhrase(clause, v.replace(/[_-]/g, ' ')));
     if (hit !== undefined) {
       args[key] = hit;
       used.push(String(hit));
     } else if (tool.required.includes(key)) {
-      args[key] = schema['default'] ?? values[0];
+      if (schema['default'] !== undefined) args[key] = schema['default'];
+      else return { kind: 'ask', text: `Which ${key.replace(/_/g, ' ')} should it be: ${orList(values.map((v) => `“${safeLabel(String(v), 40)}”`))}?` };
     }
   }
-  const exclude = new Set([...tool.nameWords, ...used.flatMap(contentWords)]);
+  const exclude = [...tool.nouns, ...used.flatMap((u) => words(u)), ...(ent ? [ent.noun, ...words(ent.noun)] : [])];
+  if (ent) {
+    const res = resolve(ent.candidates, clause, exclude);
+    if (res.kind !== 'one' || !res.entity) return { kind: 'ask', text: clarify(res, ent.noun, tool.action, ent.candidates) };
+    const type = tool.properties[ent.key]?.['type'];
+    args[ent.key] = type === 'integer' || type === 'number' ? Number(res.entity.id) : type === 'string' ? String(res.entity.id) : res.entity.id;
+    subject = res.entity.label;
+  }
+  // A number nothing can take ("set the counter to 10" with only a reset tool) is not ignored.
+  if (numbers.length > 0 && numericKeys.length === 0 && textKeys.length === 0 && !numbers.every((n) => n === 0 && /\b(?:zero|0)\b/.test(tool.description))) {
+    return { kind: 'none', cannot: clauseActionOf(clause) ?? tool.action ?? 'update' };
+  }
   for (const [key, schema] of Object.entries(tool.properties)) {
-    if (key in args) continue;
+    if (key in args || key === ent?.key) continue;
     const type = schema['type'];
     const required = tool.required.includes(key);
-    if (ID_PARAM.test(key)) {
-      const entity = resolveEntity(entities, clause, exclude);
-      if (entity) {
-        args[key] = type === 'integer' || type === 'number' ? Number(entity.id) : type === 'string' ? String(entity.id) : entity.id;
-        subject ||= entity.label;
-      }
-    } else if (type === 'integer' || type === 'number') {
+    if (type === 'integer' || type === 'number') {
       const n = numbers.shift();
-      if (n !== undefined) args[key] = type === 'integer' ? Math.round(n) : n;
-      else if (schema['default'] !== undefined) args[key] = schema['default'];
-      else if (required) args[key] = /qty|quantity|count|amount|number/i.test(key) ? 1 : 0;
+      const what = `the ${key.replace(/_/g, ' ')}`;
+      if (n !== undefined) {
+        const bad = outOfRange(n, schema, what);
+        if (bad) return { kind: 'ask', text: bad };
+        args[key] = type === 'integer' ? Math.round(n) : n;
+      } else if (VAGUE.test(clause) && QTY_PARAM.test(key)) {
+        return { kind: 'ask', text: `How many exactly${subject ? ` (${safeLabel(subject, 40)})` : ''}? Give me a number.` };
+      } else if (schema['default'] !== undefined) args[key] = schema['default'];
+      else if (required) {
+        if (QTY_PARAM.test(key)) args[key] = 1;
+        else return { kind: 'ask', text: `What should ${what} be? Give me a number.` };
+      }
     } else if (type === 'boolean') {
       if (schema['default'] !== undefined) args[key] = schema['default'];
       else if (required) args[key] = !/\b(?:not|no|don't|without)\b/i.test(clause);
@@ -357,9 +572,11 @@ function fillArguments(tool: ToolView, clause: string, entities: Entity[]): { ar
       if (/e-?mail/i.test(key)) {
         const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(clause)?.[0];
         if (email) args[key] = email;
+        else if (required) return { kind: 'ask', text: `Which email address should I use?` };
       } else if (/url|link|href/i.test(key)) {
-        const url = /https?:\/\/\S+|\/[\w\-/]*/.exec(clause)?.[0];
+        const url = /https?:\/\/\S+|\/[\w\-/.]*/.exec(clause)?.[0];
         if (url) args[key] = url;
+        else if (required) return { kind: 'ask', text: `Which address should I open?` };
       } else if (TEXT_PARAM.test(key) || required) {
         const phrase = objectPhrase(clause, tool, used);
         if (phrase) {
@@ -367,11 +584,121 @@ function fillArguments(tool: ToolView, clause: string, entities: Entity[]): { ar
           subject ||= phrase;
         } else if (schema['default'] !== undefined) {
           args[key] = schema['default'];
+        } else if (required) {
+          const noun = tool.nouns.at(-1) ?? 'it';
+          return { kind: 'ask', text: `What should the new ${noun} be called? For example: “${tool.name.replace(/_/g, ' ')} called Call the caterer”.` };
         }
       }
     }
   }
-  return { args, subject };
+  return { kind: 'calls', calls: [{ name: tool.name, arguments: args, action: tool.action, subject }] };
+}
+
+/** "buy the blue mug", "add two notebooks to the cart", "check out": products, quantities, cart and checkout. */
+function planPurchase(clause: string, tools: ToolView[], entities: Entity[]): ClausePlan | undefined {
+  const buyTools = tools.filter((t) => t.action === 'buy');
+  if (buyTools.length === 0) return undefined;
+  const cartTool = buyTools.find((t) => /cart|basket|bag/.test(t.name) && entityParam(t, entities));
+  const checkoutTool = buyTools.find((t) => t !== cartTool && Object.keys(t.properties).length === 0 && /checkout|check_out|pay/.test(t.name));
+  const itemTool = buyTools.find((t) => t !== cartTool && t !== checkoutTool && entityParam(t, entities));
+  const oneClick = buyTools.filter((t) => t !== checkoutTool && t !== cartTool && Object.keys(t.properties).length === 0);
+  const cartOnly = CART_WORDS.test(clause) && !BUY_NOW.test(clause);
+
+  // What can be bought: the items a cart or item tool takes, else the one-click tools themselves.
+  const param = (cartOnly ? cartTool : itemTool ?? cartTool) ?? cartTool ?? itemTool;
+  const ent = param ? entityParam(param, entities) : undefined;
+  const products = ent?.candidates ?? [];
+  const wanted = objectWords(clause, ent ? [ent.noun] : []);
+  if (wanted.length === 0 && !cartOnly && checkoutTool && /\b(?:check\s*out|checkout|pay)\b/i.test(clause)) {
+    return { kind: 'calls', calls: [{ name: checkoutTool.name, arguments: {}, action: 'buy', subject: '' }] };
+  }
+  const numbers = numbersIn(clause);
+  const qty = numbers[0];
+
+  // One-click tools match by the words of their name ("buy_wave_sticker_pack").
+  const clickMatch = (product: Entity | undefined): ToolView | undefined =>
+    oneClick.find((t) => {
+      const nouns = t.nouns;
+      if (product) {
+        const pw = contentWords(product.label);
+        return nouns.length > 0 && nouns.every((n) => pw.some((w) => sameWord(w, n)));
+      }
+      return wanted.length > 0 && wanted.every((w) => nouns.some((n) => sameWord(n, w)));
+    });
+
+  if (products.length === 0) {
+    // No catalogue in the page state: only the one-click tools.
+    const matching = oneClick.filter((t) => wanted.length > 0 && wanted.every((w) => t.nouns.some((n) => sameWord(n, w))));
+    if (matching.length === 1) {
+      const times = qty ?? 1;
+      if (times < 1 || times > 10) return { kind: 'ask', text: `I can buy between 1 and 10 at a time; you asked for ${times}. Nothing was bought.` };
+      if (VAGUE.test(clause) && qty === undefined) return { kind: 'ask', text: 'How many exactly? Give me a number.' };
+      return { kind: 'calls', calls: Array.from({ length: times }, () => ({ name: matching[0]!.name, arguments: {}, action: 'buy' as Action, subject: matching[0]!.nouns.join(' ') })) };
+    }
+    if (oneClick.length === 0) return undefined;
+    const names = oneClick.map((t) => `“${capitalise(t.nouns.join(' '))}”`);
+    if (matching.length > 1) return { kind: 'ask', text: `Which one do you mean: ${orList(matching.map((t) => `“${capitalise(t.nouns.join(' '))}”`))}?` };
+    return { kind: 'ask', text: wanted.length ? `I couldn't find “${safeLabel(wanted.join(' '), 60)}” here. I can buy ${orList(names)}.` : `Which one should I buy: ${orList(names)}?` };
+  }
+
+  const res = resolve(products, clause, ent ? [ent.noun] : []);
+  if (res.kind !== 'one' || !res.entity) {
+    if (res.kind === 'empty') return { kind: 'ask', text: `Which product should I ${cartOnly ? 'add to the cart' : 'buy'}: ${orList(products.slice(0, 8).map((e) => entityName(e, false)))}?` };
+    if (res.kind === 'many') return { kind: 'ask', text: `Which one do you mean: ${orList(res.matches.map((e) => entityName(e, false)))}?` };
+    const near = res.near.length ? ` Did you mean ${orList(res.near.map((e) => entityName(e, false)))}?` : ` The shop has ${orList(products.slice(0, 8).map((e) => entityName(e, false)))}.`;
+    return { kind: 'ask', text: `I couldn't find a product called “${safeLabel(res.wanted, 60)}”.${near} Nothing was bought.` };
+  }
+  const product = res.entity;
+  if (qty === undefined && VAGUE.test(clause)) return { kind: 'ask', text: `How many ${plural(safeLabel(product.label, 40))} should I ${cartOnly ? 'add' : 'buy'}? Give me a number.` };
+  const count = qty ?? 1;
+  const withQuantity = (tool: ToolView): ClausePlan => {
+    const p = entityParam(tool, entities)!;
+    const args: Record<string, unknown> = { [p.key]: String(product.id) };
+    const qKey = Object.keys(tool.properties).find((k) => k !== p.key && QTY_PARAM.test(k) && ['integer', 'number'].includes(String(tool.properties[k]?.['type'])));
+    if (qKey) {
+      const bad = outOfRange(count, tool.properties[qKey]!, 'the quantity');
+      if (bad) return { kind: 'ask', text: bad };
+      args[qKey] = count;
+    } else if (count !== 1) {
+      return { kind: 'ask', text: `I can only ${cartOnly ? 'add' : 'buy'} one ${safeLabel(product.label, 40)} at a time here. Shall I do one?` };
+    }
+    return { kind: 'calls', calls: [{ name: tool.name, arguments: args, action: 'buy', subject: product.label }] };
+  };
+  if (cartOnly) return cartTool ? withQuantity(cartTool) : undefined;
+  const direct = clickMatch(product);
+  if (direct && count === 1) return { kind: 'calls', calls: [{ name: direct.name, arguments: {}, action: 'buy', subject: product.label }] };
+  if (itemTool) return withQuantity(itemTool);
+  if (cartTool) {
+    const add = withQuantity(cartTool);
+    if (add.kind !== 'calls' || !checkoutTool) return add;
+    return { kind: 'calls', calls: [...add.calls, { name: checkoutTool.name, arguments: {}, action: 'buy', subject: '' }] };
+  }
+  if (direct && count <= 10) return { kind: 'calls', calls: Array.from({ length: count }, () => ({ name: direct.name, arguments: {}, action: 'buy' as Action, subject: product.label })) };
+  return { kind: 'none', cannot: 'buy' };
+}
+
+/** One clause against the page's own tools. */
+export function planClause(clause: string, tools: ToolView[], entities: Entity[]): ClausePlan {
+  const clauseAction = clauseActionOf(clause);
+  const cart = CART_WORDS.test(clause) && (clauseAction === 'create' || clauseAction === 'fill');
+  if (clauseAction === 'buy' || cart) {
+    const purchase = planPurchase(clause, tools, entities);
+    if (purchase) return purchase;
+  }
+  const ranked = rankTools(tools.filter((t) => !(t.action === 'buy' && clauseAction !== 'buy' && !cart)), clause);
+  const best = ranked[0];
+  if (!best || best.score < 3) {
+    // A question, or a request no tool does ("mark the venue task as done" with no such tool).
+    return clauseAction && clauseAction !== 'list' ? { kind: 'none', cannot: clauseAction } : { kind: 'none' };
+  }
+  const tool = best.tool;
+  // The ambient snapshot already answers reads: prefer it over calling a read tool (SPEC §6).
+  if (tool.action === 'list' && tool.required.length === 0 && entities.length > 0) return { kind: 'none' };
+  const second = ranked[1];
+  if (second && second.score === best.score && second.tool.action === tool.action) {
+    return { kind: 'ask', text: `Do you want me to ${orList([tool, second.tool].map((t) => `“${t.name.replace(/_/g, ' ')}”`))}?` };
+  }
+  return planToolCall(tool, clause, entities);
 }
 
 // ---------------------------------------------------------------- built-in page tools
@@ -383,6 +710,8 @@ interface OutlineNode {
   value?: string;
   href?: string;
   options?: string[];
+  required: boolean;
+  checked: boolean;
 }
 
 function parseOutline(outline: string): OutlineNode[] {
@@ -391,8 +720,14 @@ function parseOutline(outline: string): OutlineNode[] {
     const m = /^\s*-\s+([\w-]+(?:\(\d+\))?)\s+("(?:[^"\\]|\\.)*")\s*\[ref=([^\]\s]+)\](.*)$/.exec(line);
     if (!m) continue;
     const name = parseJson(m[2] ?? '""');
-    const node: OutlineNode = { role: m[1] ?? '', name: typeof name === 'string' ? name : '', ref: m[3] ?? '' };
     const rest = m[4] ?? '';
+    const node: OutlineNode = {
+      role: m[1] ?? '',
+      name: typeof name === 'string' ? name : '',
+      ref: m[3] ?? '',
+      required: /(?:^|\s)required(?:\s|$)/.test(rest.replace(/"(?:[^"\\]|\\.)*"/g, '""')),
+      checked: /(?:^|\s)checked(?:\s|$)/.test(rest.replace(/"(?:[^"\\]|\\.)*"/g, '""')),
+    };
     const value = /\bvalue=("(?:[^"\\]|\\.)*")/.exec(rest);
     if (value) node.value = String(parseJson(value[1] ?? '""') ?? '');
     const href = /\bhref=("(?:[^"\\]|\\.)*")/.exec(rest);
@@ -407,58 +742,100 @@ function parseOutline(outline: string): OutlineNode[] {
   return nodes;
 }
 
-const FIELD_ROLES = new Set(['textbox', 'textarea', 'searchbox', 'combobox', 'slider']);
+/** Headings and text lines of an outline, in order (for questions about the page). */
+function outlineTexts(outline: string): Array<{ heading: boolean; text: string }> {
+  const out: Array<{ heading: boolean; text: string }> = [];
+  for (const m of outline.matchAll(/^\s*-\s+(heading(?:\(\d+\))?|text|paragraph)\s+("(?:[^"\\]|\\.)*")/gm)) {
+    const text = parseJson(m[2] ?? '""');
+    if (typeof text === 'string' && text.trim()) out.push({ heading: (m[1] ?? '').startsWith('heading'), text });
+  }
+  return out;
+}
 
-/** Value for a form field from the request: by kind (email, phone) or "label <value>". */
+const TEXT_FIELD_ROLES = new Set(['textbox', 'textarea', 'searchbox']);
+const LABEL_NOISE = new Set(['your', 'field', 'box', 'address']);
+const FILL_INTENT = /\b(?:fill|enter|type|put|write|set|use|change|complete)\b|\bmy\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+is\b/iu;
+const VALUE_END = String.raw`(?=\s*(?:,|;|\.(?:\s|$)|\band\s+(?:the|my|your|then|also|send|submit|click|press|tick|choose|select|pick|set|put|fill|type)\b|\bthen\b|$))`;
+
+/** Value for a form field from the request: by kind (email, phone), "put X in the <label>", or "<label> is X". */
 function valueForField(field: OutlineNode, request: string): string | undefined {
   const label = field.name.toLowerCase();
   if (/e-?mail/.test(label)) return /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(request)?.[0];
   if (/phone|tel|mobile/.test(label)) return /\+?\d[\d\s().-]{5,}\d/.exec(request)?.[0]?.trim();
-  const labelWords = contentWords(field.name).filter((w) => w.length > 2);
+  const labelWords = words(field.name).filter((w) => w.length > 2 && !STOP.has(w) && !LABEL_NOISE.has(w));
   for (const w of labelWords) {
-    const m = new RegExp(`\\b${w}\\w*\\s*(?:is|of|:|=|as|to)?\\s*(?:["“']([^"”']+)["”']|((?:[\\p{Lu}][\\p{L}'’.-]*\\s*){1,4})|([^,;.]+?))(?=\\s*(?:,|;|\\.(?:\\s|$)|\\band\\b|\\bwith\\b|$))`, 'iu').exec(request);
-    const value = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();
-    if (value && !/^(?:the|a|an|form|field)$/i.test(value)) return value;
+    const lw = escapeRe(w);
+    // "put Ada Lovelace in the name field", "type hello into the message box"
+    const before = new RegExp(String.raw`\b(?:put|type|enter|write|fill\s+in|add|use)\s+(?:["“']([^"”']+)["”']|(.+?))\s+(?:in|into|as|for)\s+(?:the|my|your)\s+${lw}\w*\b`, 'iu').exec(request);
+    const v1 = (before?.[1] ?? before?.[2])?.trim();
+    if (v1 && !/^(?:the|a|an|it|form|field)$/i.test(v1)) return v1;
+    // "the name Ada Lovelace", "my name is Grace Hopper", "the message to Hello there"
+    const after = new RegExp(String.raw`\b${lw}\w*\s*(?:is|:|=|as|to|of)?\s*(?:["“']([^"”']+)["”']|(.+?))${VALUE_END}`, 'iu').exec(request);
+    const v2 = (after?.[1] ?? after?.[2])?.trim();
+    if (v2 && !/^(?:the|a|an|it|form|field|box)\b/i.test(v2) && !/^(?:field|box)$/i.test(v2)) return v2;
   }
   return undefined;
 }
 
 function overlapNode(nodes: OutlineNode[], text: string, roles: ReadonlySet<string> | null): OutlineNode | undefined {
-  const cw = new Set(contentWords(text));
+  const cw = contentWords(text);
   let best: { node: OutlineNode; score: number } | undefined;
   for (const node of nodes) {
     if (roles && !roles.has(node.role)) continue;
     const nw = contentWords(node.name);
-    const score = nw.filter((w) => cw.has(w)).length;
+    const score = nw.filter((w) => cw.some((c) => sameWord(c, w))).length;
     if (score > 0 && (best === undefined || score > best.score)) best = { node, score };
   }
   return best?.node;
 }
 
-function planBuiltin(request: string, outline: string, tools: Set<string>): PlannedCall[] {
+type BuiltinPlan = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'ask'; text: string };
+
+function planBuiltin(request: string, outline: string, tools: Set<string>): BuiltinPlan {
   const nodes = parseOutline(outline);
   const calls: PlannedCall[] = [];
-  const lower = request.toLowerCase();
-  if (tools.has('fill_field') && /\b(?:fill|enter|type|put|complete|sign me up|subscribe|register|write)\b/.test(lower)) {
-    for (const field of nodes) {
-      if (!FIELD_ROLES.has(field.role) || field.role === 'combobox') continue;
+  const filled = new Set<string>();
+  const fillIntent = FILL_INTENT.test(request);
+  const textFields = nodes.filter((n) => TEXT_FIELD_ROLES.has(n.role));
+  if (tools.has('fill_field') && fillIntent) {
+    for (const field of textFields) {
       const value = valueForField(field, request);
-      if (value) calls.push({ name: 'fill_field', arguments: { ref: field.ref, value }, action: 'fill', subject: field.name });
+      if (value) {
+        calls.push({ name: 'fill_field', arguments: { ref: field.ref, value }, action: 'fill', subject: field.name });
+        filled.add(field.ref);
+      }
     }
   }
   if (tools.has('select_option')) {
     for (const field of nodes) {
       if (field.role !== 'combobox' || !field.options) continue;
       const option = field.options.find((o) => o.length > 1 && hasPhrase(request, o));
-      if (option) calls.push({ name: 'select_option', arguments: { ref: field.ref, value: option }, action: 'select', subject: `${option} in ${field.name}` });
+      if (option && option !== field.value) calls.push({ name: 'select_option', arguments: { ref: field.ref, value: option }, action: 'select', subject: `${option}|${field.name}` });
     }
   }
+  const clickable = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'switch']);
   for (const clause of splitClauses(request)) {
     const action = firstAction(clause);
-    const target = clause.replace(/^.*?\b(?:click|press|tap|hit|scroll to|scroll down to|go to|open|navigate to|visit|take me to)\b\s*(?:on\s+)?(?:the\s+)?/i, '');
+    const target = clause.replace(/^.*?\b(?:click|press|tap|hit|tick|untick|check|uncheck|scroll to|scroll down to|go to|open|navigate to|visit|take me to|sign me up for|sign me up to|subscribe to|opt in to|opt into)\b\s*(?:on\s+)?(?:the\s+)?/i, '');
+    const submits = /\b(?:send|submit)\b/i.test(clause) && !/\b(?:click|press|tap|tick|check)\b/i.test(clause);
     if (action === 'click' && tools.has('click_element')) {
-      const node = overlapNode(nodes, /\bsubmit\b/i.test(clause) && !/\bclick|press|tap\b/i.test(clause) ? 'submit send' : target, new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem']));
-      if (node) calls.push({ name: 'click_element', arguments: { ref: node.ref }, action: 'click', subject: node.name });
+      if (submits) {
+        const buttons = nodes.filter((n) => n.role === 'button');
+        const button = buttons.find((b) => /\b(?:send|submit)\b/i.test(b.name)) ?? (buttons.length === 1 ? buttons[0] : undefined);
+        if (!button) return { kind: 'ask', text: 'I could not find a button that sends this form. Which button should I press?' };
+        const missing = textFields.filter((f) => f.required && !f.value && !filled.has(f.ref));
+        if (missing.length > 0) {
+          return { kind: 'ask', text: `Before I send it: the form needs ${orList(missing.map((f) => `“${safeLabel(f.name, 40)}”`))}. What should I put there?` };
+        }
+        calls.push({ name: 'click_element', arguments: { ref: button.ref }, action: 'click', subject: button.name });
+        continue;
+      }
+      const node = overlapNode(nodes, target, clickable);
+      if (!node) continue;
+      const ticking = /\b(?:tick|check|subscribe|sign me up|opt in)\b/i.test(clause);
+      const unticking = /\b(?:untick|uncheck|unsubscribe)\b/i.test(clause);
+      if ((node.role === 'checkbox' || node.role === 'switch') && ((ticking && node.checked) || (unticking && !node.checked))) continue;
+      calls.push({ name: 'click_element', arguments: { ref: node.ref }, action: 'click', subject: node.name });
     } else if (action === 'scroll' && tools.has('scroll_to')) {
       const node = overlapNode(nodes, target, null);
       if (node) calls.push({ name: 'scroll_to', arguments: { ref: node.ref }, action: 'scroll', subject: node.name });
@@ -468,7 +845,36 @@ function planBuiltin(request: string, outline: string, tools: Set<string>): Plan
       else if (link && tools.has('click_element')) calls.push({ name: 'click_element', arguments: { ref: link.ref }, action: 'navigate', subject: link.name });
     }
   }
-  return calls;
+  if (calls.length === 0 && fillIntent && textFields.length > 0 && !/\?\s*$/.test(request)) {
+    const fields = nodes.filter((n) => TEXT_FIELD_ROLES.has(n.role) || n.role === 'combobox');
+    return {
+      kind: 'ask',
+      text: `What should I put in the form? It has ${orList(fields.map((f) => `“${safeLabel(f.name, 40)}”${f.required ? ' (required)' : ''}`))}. For example: “fill in the ${safeLabel(fields[0]?.name ?? 'name', 30).toLowerCase()} with …”.`,
+    };
+  }
+  return { kind: 'calls', calls };
+}
+
+/** A question about the page, answered from the outline's headings and text. */
+function answerFromOutline(request: string, outline: string): string | undefined {
+  const asked = contentWords(request).filter((w) => !isVerbWord(w) && !['page', 'tell', 'say'].includes(w));
+  if (asked.length === 0) return undefined;
+  const texts = outlineTexts(outline);
+  let best: { i: number; score: number } | undefined;
+  texts.forEach((t, i) => {
+    const tw = contentWords(t.text);
+    const score = asked.filter((w) => tw.some((x) => sameWord(x, w))).length + (t.heading ? 0.5 : 0);
+    if (score >= 1 && (best === undefined || score > best.score)) best = { i, score };
+  });
+  if (!best) return undefined;
+  const hit = texts[best.i]!;
+  if (!hit.heading) return `The page says: “${safeLabel(hit.text, 300)}”`;
+  const body: string[] = [];
+  for (const t of texts.slice(best.i + 1)) {
+    if (t.heading) break;
+    body.push(safeLabel(t.text, 300));
+  }
+  return body.length ? `${safeLabel(hit.text, 80)}: ${body.join(' ')}` : undefined;
 }
 
 // ---------------------------------------------------------------- answers
@@ -486,6 +892,10 @@ function offlineIntro(tools: ToolView[]): string {
   return `I'm the offline demo model, so I follow simple requests rather than open conversation. ${toolCatalogue(tools)}\n\nTry something like "${exampleRequest(tools)}".`;
 }
 
+function cannotDo(action: Action, tools: ToolView[]): string {
+  return `I can't ${BASE[action]} that here: this page gives me no action for it, so nothing was changed. ${toolCatalogue(tools)}`;
+}
+
 function exampleRequest(tools: ToolView[]): string {
   const t = tools.find((x) => x.action === 'create') ?? tools.find((x) => x.action !== undefined && x.action !== 'list') ?? tools[0];
   if (!t) return 'what can you do?';
@@ -501,16 +911,38 @@ function describeEntity(entity: Entity): string {
   return `- **${safeLabel(entity.label)}**${extras.length ? ` (${extras.join(', ')})` : ''}`;
 }
 
-function answerFromState(request: string, entities: Entity[], contextText: string | null): string | undefined {
+/** Numbers and flags in the page state, by key: { balance_credits: 500 } → ["balance credits", 500]. */
+function scalarsOf(value: unknown, prefix = '', out: Array<[string, number | boolean]> = [], depth = 0): Array<[string, number | boolean]> {
+  const record = asRecord(value);
+  if (!record || depth > 2) return out;
+  for (const [k, v] of Object.entries(record)) {
+    const key = `${prefix}${k}`.replace(/_/g, ' ');
+    if (typeof v === 'number' || typeof v === 'boolean') out.push([key, v]);
+    else if (asRecord(v)) scalarsOf(v, `${key} `, out, depth + 1);
+  }
+  return out;
+}
+
+function answerFromState(request: string, state: unknown, entities: Entity[], contextText: string | null): string | undefined {
+  const cw = contentWords(request);
+  const scalars = scalarsOf(state)
+    .map(([k, v]) => ({ k, v, score: contentWords(k).filter((w) => cw.some((c) => sameWord(c, w))).length }))
+    .filter((s) => s.score > 0);
+  if (scalars.length > 0) {
+    const top = Math.max(...scalars.map((s) => s.score));
+    const lines = scalars.filter((s) => s.score === top).map((s) => `${safeLabel(s.k, 40)}: **${String(s.v)}**`);
+    return `From the page right now: ${lines.join(', ')}.`;
+  }
   if (entities.length > 0) {
-    const cw = new Set(contentWords(request));
     // Narrow by a mentioned field value ("which tasks are done?").
-    const filtered = entities.filter((e) => Object.values(e.record).some((v) => typeof v === 'string' && v.length < 30 && cw.has(stem(v.toLowerCase()))));
+    const filtered = entities.filter((e) => Object.values(e.record).some((v) => typeof v === 'string' && v.length < 30 && cw.includes(stem(v.toLowerCase()))));
     const shown = filtered.length > 0 && filtered.length < entities.length ? filtered : entities;
     const lines = shown.slice(0, 20).map(describeEntity);
     const more = shown.length > 20 ? `\n…and ${shown.length - 20} more.` : '';
     return `From the page right now (${shown.length} ${shown.length === 1 ? 'item' : 'items'}):\n${lines.join('\n')}${more}`;
   }
+  const all = scalarsOf(state);
+  if (all.length > 0) return `From the page right now: ${all.slice(0, 8).map(([k, v]) => `${safeLabel(k, 40)}: **${String(v)}**`).join(', ')}.`;
   if (contextText && contextText.trim()) return `Here is what the page says right now:\n\n> ${safeLabel(contextText, 400)}`;
   return undefined;
 }
@@ -528,25 +960,60 @@ function resultLabel(call: PlannedCall, result: Record<string, unknown>): string
   return safeLabel(call.subject) || safeLabel(call.name.replace(/_/g, ' '));
 }
 
-function sentenceFor(call: PlannedCall, result: Record<string, unknown>): string {
+function creditsUnit(tool: ToolView | undefined): string {
+  const m = /\b(credits?|points?|tokens?|coins?|cr)\b/i.exec(tool?.description ?? '');
+  return m ? ` ${m[1]!.toLowerCase().replace(/^cr$/, 'cr').replace(/^credit$/, 'credits')}` : '';
+}
+
+function sentenceFor(call: PlannedCall, result: Record<string, unknown>, tool: ToolView | undefined, entities: Entity[]): string {
   const label = resultLabel(call, result);
   const action = call.action;
+  const numeric = Object.entries(result).filter(([k, v]) => typeof v === 'number' && k !== 'success');
+  if (action === 'buy') {
+    const qtyEntry = Object.entries(call.arguments).find(([k, v]) => QTY_PARAM.test(k) && typeof v === 'number');
+    const idEntry = Object.entries(call.arguments).find(([k]) => !QTY_PARAM.test(k));
+    const product = idEntry ? entities.find((e) => String(e.id) === String(idEntry[1])) : undefined;
+    const name = safeLabel(product?.label ?? call.subject ?? label) || label;
+    if (tool && /cart|basket|bag/.test(tool.name)) return `Added ${qtyEntry ? String(qtyEntry[1]) : '1'} × ${name} to the cart.`;
+    const paid = numeric.find(([k]) => /paid|total|charged|amount|cost/i.test(k));
+    if (Object.keys(call.arguments).length === 0 && paid) return `Checked out: paid ${String(paid[1])}${creditsUnit(tool)}.`;
+    if (Object.keys(call.arguments).length === 0 && tool && /checkout|pay/.test(tool.name)) return 'Checked out.';
+    return `Bought ${qtyEntry ? `${String(qtyEntry[1])} × ` : ''}${label}.`;
+  }
   if (action === 'update') {
     const changed = Object.entries(call.arguments).find(([k, v]) => !ID_PARAM.test(k) && typeof v === 'string' && k !== 'title' && k !== 'name');
-    if (changed) return `Moved **${label}** to **${safeLabel(result[changed[0]] ?? changed[1])}**.`;
+    if (changed) return `Moved “${label}” to “${safeLabel(result[changed[0]] ?? changed[1])}”.`;
   }
-  if (action === 'buy') {
-    const qty = Object.entries(call.arguments).find(([k, v]) => /qty|quantity|count/i.test(k) && typeof v === 'number');
-    const verb = /cart|basket/.test(call.name) ? 'Added to cart:' : 'Bought';
-    return `${verb} **${qty ? `${String(qty[1])} × ` : ''}${label}**.`;
+  if ((action === 'increase' || action === 'decrease' || action === 'update') && numeric.length > 0) {
+    const [key, value] = numeric[0]!;
+    const noun = safeLabel(tool?.nouns.join(' ') || key.replace(/_/g, ' '), 40);
+    const by = Object.values(call.arguments).find((v) => typeof v === 'number');
+    if (action === 'increase') return `Added ${String(by ?? 1)} to the ${noun}: it is now ${String(value)}.`;
+    if (action === 'decrease') return `Took ${String(by ?? 1)} off the ${noun}: it is now ${String(value)}.`;
+    return `${tool ? tool.title : 'Updated'}: the ${noun} is now ${String(value)}.`;
   }
-  if (action === 'fill') return `Filled **${label}** with “${safeLabel(call.arguments['value'], 60)}”.`;
+  if (action === 'fill') return `Filled “${safeLabel(call.subject || label, 60)}” with “${safeLabel(call.arguments['value'], 60)}”.`;
+  if (action === 'select') {
+    const [option, field] = call.subject.split('|');
+    return `Chose “${safeLabel(option, 60)}” for “${safeLabel(field, 40)}”.`;
+  }
+  if (action === 'click' && typeof result['checked'] === 'boolean') return `${result['checked'] ? 'Ticked' : 'Unticked'} “${safeLabel(call.subject || label, 60)}”.`;
+  if (action === 'click') return `Clicked “${safeLabel(call.subject || label, 60)}”.`;
   if (action === 'list') {
     const list = Object.values(result).find(Array.isArray);
-    return list ? `Read ${list.length} ${list.length === 1 ? 'entry' : 'entries'} from **${safeLabel(call.name.replace(/_/g, ' '))}**.` : `Read **${label}**.`;
+    return list ? `Read ${list.length} ${list.length === 1 ? 'entry' : 'entries'} from ${safeLabel(call.name.replace(/_/g, ' '))}.` : `Read “${label}”.`;
   }
-  if (action !== undefined) return `${PAST[action]} **${label}**.`;
-  return `Ran **${safeLabel(call.name.replace(/_/g, ' '))}**${label ? ` for **${label}**` : ''}.`;
+  if (action === 'delete') {
+    const name = typeof result['name'] === 'string' && typeof result['deleted'] === 'string' && result['name'] !== result['deleted'] ? ` (${safeLabel(result['name'], 60)})` : '';
+    const noun = tool?.nouns.at(-1);
+    return name && noun ? `Deleted ${noun} ${label}${name}.` : `Deleted “${label}”.`;
+  }
+  if (action === 'create') {
+    const status = Object.entries(call.arguments).find(([k, v]) => Array.isArray(tool?.properties[k]?.['enum']) && typeof v === 'string');
+    return `Added “${label}”${status ? ` to ${safeLabel(status[1], 30)}` : ''}.`;
+  }
+  if (action !== undefined) return `${PAST[action]} “${label}”.`;
+  return `Ran ${safeLabel(call.name.replace(/_/g, ' '))}${label ? ` for “${label}”` : ''}.`;
 }
 
 function listFromResult(result: Record<string, unknown>): string {
@@ -562,7 +1029,7 @@ function listFromResult(result: Record<string, unknown>): string {
  * @example
  * const d = decideOfflineStep({ system: '', messages: [{ role: 'user', content: 'add a task for the run-of-show' }],
  *   tools: [addTask], context: null, model: 'offline' });
- * // { kind: 'tool_call', name: 'add_task', arguments: { title: 'Run-of-show' } }
+ * // { kind: 'tool_call', name: 'add_task', arguments: { title: 'Run-of-show' }, clause: 0 }
  */
 export function decideOfflineStep(input: ProviderStepInput): OfflineDecision {
   try {
@@ -570,6 +1037,26 @@ export function decideOfflineStep(input: ProviderStepInput): OfflineDecision {
   } catch {
     return { kind: 'text', text: "Sorry, I couldn't work out that request. I'm the offline demo model: try a short, direct request." };
   }
+}
+
+interface DoneCall {
+  call: PlannedCall;
+  result: ToolResult;
+  clause: number | undefined;
+}
+
+/** The visitor's request: the last message, or, when it only answers the model's own question, both together. */
+function currentRequest(messages: WaveMessage[], lastUser: number): string {
+  const message = messages[lastUser];
+  const text = message?.role === 'user' && typeof message.content === 'string' ? message.content.trim() : '';
+  if (!text || actionsIn(text).some((a) => a !== 'list') || /\?\s*$/.test(text)) return text;
+  const asked = messages[lastUser - 1];
+  if (asked?.role !== 'assistant' || typeof asked.content !== 'string' || !/\?\s*$/.test(asked.content.trim())) return text;
+  for (let i = lastUser - 2; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'user' && typeof m.content === 'string') return `${m.content.trim().replace(/[.!?]+$/, '')} ${text}`;
+  }
+  return text;
 }
 
 function decide(input: ProviderStepInput): OfflineDecision {
@@ -582,96 +1069,149 @@ function decide(input: ProviderStepInput): OfflineDecision {
       break;
     }
   }
-  const userMessage = messages[lastUser];
-  const request = userMessage?.role === 'user' && typeof userMessage.content === 'string' ? userMessage.content.trim() : '';
+  const request = currentRequest(messages, lastUser);
   if (!request) return { kind: 'text', text: offlineIntro(tools) };
 
-  const results = messages.slice(lastUser + 1).filter((m): m is Extract<WaveMessage, { role: 'tool' }> => m.role === 'tool').map(readResult);
+  const after = messages.slice(lastUser + 1);
+  const results = after.filter((m): m is Extract<WaveMessage, { role: 'tool' }> => m.role === 'tool').map(readResult);
+  const issued = after.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.toolCalls) ? m.toolCalls : []));
   const contextText = typeof input.context === 'string' ? input.context : null;
   const state = contextText ? parseJson(unwrapEnvelope(contextText) ?? contextText) : undefined;
   const entities = findEntities(state);
-
   const pageTools = tools.filter((t) => !BUILTIN.has(t.name) && t.name !== 'load_tools');
   const builtinNames = new Set(tools.filter((t) => BUILTIN.has(t.name)).map((t) => t.name));
+  const toolByName = new Map(tools.map((t) => [t.name, t]));
 
-  let plan: PlannedCall[] = [];
-  if (pageTools.length > 0) {
-    for (const clause of splitClauses(request)) {
-      const tool = pickTool(pageTools, clause);
-      if (!tool) continue;
-      // The ambient snapshot already answers reads: prefer it over calling a read tool (SPEC §6).
-      if (tool.action === 'list' && tool.required.length === 0 && entities.length > 0) continue;
-      const { args, subject } = fillArguments(tool, clause, entities);
-      plan.push({ name: tool.name, arguments: args, action: tool.action, subject });
-    }
-  } else if (builtinNames.has('read_page')) {
-    const wantsAction = actionsIn(request).some((a) => a !== 'list') || /\b(?:page|form|section|button|link)\b/i.test(request);
-    if (wantsAction || /\b(?:what|summar|read|describe)\b/i.test(request)) {
-      plan = [{ name: 'read_page', arguments: {}, action: 'list', subject: 'the page' }];
-      const first = results[0];
-      if (first && first.name === 'read_page' && !isFailure(first)) {
-        const outline = typeof first.value['outline'] === 'string' ? first.value['outline'] : '';
-        plan.push(...planBuiltin(request, outline, builtinNames));
-      }
-    }
-  }
+  const done: DoneCall[] = results.map((result, i) => {
+    const call = issued[i];
+    const name = typeof call?.name === 'string' ? call.name : result.name;
+    const args = asRecord(call?.arguments) ?? {};
+    const clause = /_c(\d+)$/.exec(typeof call?.id === 'string' ? call.id : '')?.[1];
+    const subject = Object.entries(args).find(([k, v]) => typeof v === 'string' && (TEXT_PARAM.test(k) || LABEL_KEYS.includes(k)))?.[1];
+    return {
+      call: { name, arguments: args, action: toolByName.get(name)?.action, subject: typeof subject === 'string' ? subject : '' },
+      result,
+      clause: clause === undefined ? undefined : Number(clause),
+    };
+  });
 
-  // Walk the finished calls: a cancellation or failure ends the chain.
-  const done: Array<{ call: PlannedCall; result: Record<string, unknown> }> = [];
-  for (let i = 0; i < results.length && i < plan.length; i++) {
-    const call = plan[i]!;
-    const result = results[i]!;
-    if (isCancelled(result)) {
-      return { kind: 'text', text: [recap(done), `**${capitalise(describeCall(call))}** was cancelled, so I did not do it${plan.length > i + 1 ? ' or anything after it' : ''}.`].filter(Boolean).join(' ') };
-    }
-    if (isFailure(result)) {
-      const error = safeLabel(describeError(result.value['error'], { fallback: 'no reason given' }), 200) || 'no reason given';
-      return { kind: 'text', text: [recap(done), `I couldn't ${describeCall(call)}: “${error}”. Nothing after that was done.`].filter(Boolean).join(' ') };
-    }
-    done.push({ call, result: result.value });
-  }
-
-  const next = plan[results.length];
-  if (next) return { kind: 'tool_call', name: next.name, arguments: next.arguments };
-
-  if (plan.length > 0) {
-    const builtinRead = done.length === 1 && done[0]?.call.name === 'read_page';
-    if (builtinRead) {
-      const outline = typeof done[0]!.result['outline'] === 'string' ? (done[0]!.result['outline'] as string) : '';
-      const headings = parseOutlineHeadings(outline);
-      return { kind: 'text', text: headings ? `I read the page. Its main sections:\n${headings}` : 'I read the page but found nothing I could act on for that request.' };
-    }
-    const summary = done
-      .filter((d) => d.call.name !== 'read_page')
-      .map((d) => sentenceFor(d.call, d.result) + (d.call.action === 'list' ? listFromResult(d.result) : ''))
-      .join(' ');
-    return { kind: 'text', text: summary || 'Done.' };
-  }
-
-  // No action matched: answer from the page state, or explain what the offline model can do.
-  if (/\?|^(?:what|which|who|how|list|show|tell)\b/i.test(request)) {
-    const answer = answerFromState(request, entities, contextText && entities.length === 0 && state === undefined ? contextText : null);
-    if (answer) return { kind: 'text', text: answer };
-    const asked = new Set(contentWords(request));
-    const reader = pageTools.find((t) => t.action === 'list' && t.required.length === 0 && t.nameWords.some((w) => asked.has(w)));
-    if (reader && results.length === 0) return { kind: 'tool_call', name: reader.name, arguments: {} };
-    const read = results[0];
-    if (reader && read && !isFailure(read)) return { kind: 'text', text: `From **${safeLabel(reader.name.replace(/_/g, ' '))}**:${listFromResult(read.value) || ' nothing to list.'}` };
-  }
+  if (pageTools.length > 0) return decideWithPageTools(request, pageTools, entities, state, contextText, done);
+  if (builtinNames.has('read_page')) return decideWithBuiltins(request, tools, builtinNames, done);
   return { kind: 'text', text: offlineIntro(tools) };
 }
 
-function describeCall(call: PlannedCall): string {
-  const verb = call.action ? PAST[call.action].toLowerCase().replace(/^added$/, 'add').replace(/^deleted$/, 'delete').replace(/^updated$/, 'update').replace(/^bought$/, 'buy').replace(/^read$/, 'read').replace(/^filled$/, 'fill').replace(/^clicked$/, 'click').replace(/^selected$/, 'select').replace(/^opened$/, 'open').replace(/^scrolled to$/, 'scroll to') : 'run';
-  const subject = safeLabel(call.subject);
-  return subject ? `${verb} “${subject}”` : `${verb} (${call.name.replace(/_/g, ' ')})`;
+/** Ends the turn early when a finished call was cancelled or failed. */
+function stopped(done: DoneCall[], describe: (d: DoneCall) => string, sentence: (d: DoneCall) => string): string | undefined {
+  for (let i = 0; i < done.length; i++) {
+    const d = done[i]!;
+    const before = done.slice(0, i).map(sentence).filter(Boolean).join(' ');
+    if (isCancelled(d.result)) return [before, `You cancelled “${describe(d)}”, so I did not do it or anything after it.`].filter(Boolean).join(' ');
+    if (isFailure(d.result)) {
+      const error = safeLabel(describeError(d.result.value['error'], { fallback: 'no reason given' }), 200) || 'no reason given';
+      return [before, `I couldn't ${describe(d)}: “${error}”. Nothing after that was done.`].filter(Boolean).join(' ');
+    }
+  }
+  return undefined;
 }
 
-function recap(done: Array<{ call: PlannedCall; result: Record<string, unknown> }>): string {
-  return done
-    .filter((d) => d.call.name !== 'read_page')
-    .map((d) => sentenceFor(d.call, d.result))
-    .join(' ');
+function decideWithPageTools(request: string, tools: ToolView[], entities: Entity[], state: unknown, contextText: string | null, done: DoneCall[]): OfflineDecision {
+  const clauses = splitClauses(request);
+  const toolByName = new Map(tools.map((t) => [t.name, t]));
+  const sentence = (d: DoneCall): string => sentenceFor(d.call, d.result.value, toolByName.get(d.call.name), entities);
+  const describe = (d: DoneCall): string => {
+    const tool = toolByName.get(d.call.name);
+    const target = Object.entries(d.call.arguments).find(([k]) => ID_PARAM.test(k))?.[1];
+    const entity = target !== undefined ? entities.find((e) => String(e.id) === String(target)) : undefined;
+    const verb = tool?.action ? BASE[tool.action] : 'run';
+    const what = entity ? ` “${safeLabel(entity.label, 60)}”` : tool ? ` (${tool.name.replace(/_/g, ' ')})` : '';
+    return `${verb}${what}`;
+  };
+  const stop = stopped(done, describe, sentence);
+  if (stop) return { kind: 'text', text: stop };
+
+  const plans = clauses.map((c) => planClause(c, tools, entities));
+  const summary = (): string => done.map(sentence).join(' ') || 'Done.';
+
+  if (done.length === 0) {
+    const ask = plans.find((p): p is Extract<ClausePlan, { kind: 'ask' }> => p.kind === 'ask');
+    if (ask) return { kind: 'text', text: ask.text };
+    const first = plans.findIndex((p) => p.kind === 'calls' && p.calls.length > 0);
+    if (first >= 0) {
+      const call = (plans[first] as Extract<ClausePlan, { kind: 'calls' }>).calls[0]!;
+      return { kind: 'tool_call', name: call.name, arguments: call.arguments, clause: first };
+    }
+    const cannot = plans.find((p): p is Extract<ClausePlan, { kind: 'none' }> => p.kind === 'none' && p.cannot !== undefined);
+    const isQuestion = /\?|^(?:what|which|who|how|list|show|tell)\b/i.test(request);
+    if (isQuestion) {
+      const answer = answerFromState(request, state, entities, contextText && entities.length === 0 && state === undefined ? contextText : null);
+      if (answer) return { kind: 'text', text: answer };
+      const asked = contentWords(request);
+      const reader = tools.find((t) => t.action === 'list' && t.required.length === 0 && t.nameWords.some((w) => asked.some((a) => sameWord(a, w))));
+      if (reader) return { kind: 'tool_call', name: reader.name, arguments: {}, clause: 0 };
+    }
+    if (cannot?.cannot) return { kind: 'text', text: cannotDo(cannot.cannot, tools) };
+    return { kind: 'text', text: offlineIntro(tools) };
+  }
+
+  // A read tool called for a question: answer from its result.
+  const lastDone = done.at(-1)!;
+  const lastTool = toolByName.get(lastDone.call.name);
+  if (done.length === 1 && lastTool?.action === 'list' && plans.every((p) => p.kind !== 'calls' || p.calls.length === 0)) {
+    return { kind: 'text', text: `From ${safeLabel(lastTool.name.replace(/_/g, ' '))}:${listFromResult(lastDone.result.value) || ' nothing to list.'}` };
+  }
+
+  let k = lastDone.clause;
+  let inClause = 0;
+  if (k === undefined) {
+    // Calls without a clause mark (another client): walk the flat plan.
+    const flat = plans.flatMap((p, i) => (p.kind === 'calls' ? p.calls.map((c) => ({ c, i })) : []));
+    const next = flat[done.length];
+    if (next) return { kind: 'tool_call', name: next.c.name, arguments: next.c.arguments, clause: next.i };
+    return { kind: 'text', text: summary() };
+  }
+  inClause = done.filter((d) => d.clause === k).length;
+  for (let j = k; j < clauses.length; j++) {
+    const plan = plans[j]!;
+    const skip = j === k ? inClause : 0;
+    if (plan.kind === 'calls' && plan.calls.length > skip) {
+      const call = plan.calls[skip]!;
+      return { kind: 'tool_call', name: call.name, arguments: call.arguments, clause: j };
+    }
+    if (plan.kind === 'ask' && j > k) return { kind: 'text', text: `${summary()} ${plan.text}` };
+  }
+  k = clauses.length;
+  return { kind: 'text', text: summary() };
+}
+
+function decideWithBuiltins(request: string, tools: ToolView[], builtinNames: Set<string>, done: DoneCall[]): OfflineDecision {
+  const question = /\?\s*$|^(?:what|which|who|where|when|how|is|are|does|do)\b/i.test(request);
+  const wantsAction = actionsIn(request).some((a) => a !== 'list') || FILL_INTENT.test(request) || /\b(?:page|form|section|button|link)\b/i.test(request);
+  if (!wantsAction && !question && !/\b(?:summar|read|describe)\b/i.test(request)) return { kind: 'text', text: offlineIntro(tools) };
+  if (done.length === 0) return { kind: 'tool_call', name: 'read_page', arguments: {} };
+
+  const first = done[0]!;
+  const sentence = (d: DoneCall): string => sentenceFor(d.call, d.result.value, undefined, []);
+  if (first.call.name !== 'read_page' || isFailure(first.result) || isCancelled(first.result)) {
+    return { kind: 'text', text: `I couldn't read the page: “${safeLabel(describeError(first.result.value['error'], { fallback: 'no reason given' }), 200)}”.` };
+  }
+  const outline = typeof first.result.value['outline'] === 'string' ? (first.result.value['outline'] as string) : '';
+  const plan = question && !FILL_INTENT.test(request) ? ({ kind: 'calls', calls: [] } as BuiltinPlan) : planBuiltin(request, outline, builtinNames);
+  if (plan.kind === 'ask') return { kind: 'text', text: plan.text };
+  const calls = plan.calls;
+  // Pair the finished calls (after read_page) with the plan, for their subjects.
+  const later = done.slice(1).map((d, i) => ({ ...d, call: { ...d.call, action: calls[i]?.action ?? d.call.action, subject: calls[i]?.subject ?? '' } }));
+  const describe = (d: DoneCall): string => `${d.call.action ? BASE[d.call.action] : 'run'} “${safeLabel((d.call.subject || d.call.name).split('|')[0], 60)}”`;
+  const stop = stopped(later, describe, sentence);
+  if (stop) return { kind: 'text', text: stop };
+  const next = calls[later.length];
+  if (next) return { kind: 'tool_call', name: next.name, arguments: next.arguments };
+  if (later.length > 0) return { kind: 'text', text: later.map(sentence).join(' ') };
+  if (question) {
+    const answer = answerFromOutline(request, outline);
+    if (answer) return { kind: 'text', text: answer };
+  }
+  const headings = parseOutlineHeadings(outline);
+  return { kind: 'text', text: headings ? `I read the page but found nothing I could do for that request. Its main sections:\n${headings}` : 'I read the page but found nothing I could act on for that request.' };
 }
 
 function parseOutlineHeadings(outline: string): string {
@@ -725,7 +1265,9 @@ export class OfflineModel implements ModelProvider {
         (n, m) => n + (m.role === 'assistant' && Array.isArray(m.toolCalls) ? m.toolCalls.length : 0),
         0,
       );
-      yield { type: 'tool_call', id: `call_${previous + 1}`, name: decision.name, arguments: JSON.stringify(decision.arguments) };
+      // The id carries the request clause the call serves, so the next step knows where the plan stands.
+      const id = `call_${previous + 1}${decision.clause === undefined ? '' : `_c${decision.clause}`}`;
+      yield { type: 'tool_call', id, name: decision.name, arguments: JSON.stringify(decision.arguments) };
       yield { type: 'end', reason: 'tool_calls' };
       return;
     }

@@ -82,9 +82,10 @@ export async function openDemo(browser: Browser, baseUrl: string, path: string, 
     const el = window.VAWaveWidget || document.querySelector('wave-chat');
     return !!el && typeof el.getHostToolSchemas === 'function' && el.getHostToolSchemas().length === ${tools};
   })()`);
-  const launcher = page.locator('wave-chat [part~="launcher"]');
-  if ((await launcher.count()) > 0 && (await launcher.isVisible())) await launcher.click();
-  await page.locator('wave-chat [part~="input"]').waitFor();
+  // The floating widget opens from its launcher; the inline element on /element.html is already open.
+  const input = page.locator('wave-chat [part~="input"]');
+  if (!(await input.isVisible())) await page.locator('wave-chat [part~="launcher"]').click();
+  await input.waitFor();
   return { page, errors };
 }
 
