@@ -41,7 +41,7 @@ type Action = (typeof Action)[keyof typeof Action];
 // Order matters where two synonyms start at the same place ("check out" before "check").
 const VERBS: ReadonlyArray<[Action, readonly string[]]> = [
   ['buy', ['buy', 'purchase', 'order', 'checkout', 'check out', 'pay for', 'pay', 'add to cart', 'add to basket', 'add to my cart', 'put in cart']],
-  ['delete', ['delete', 'remove', 'drop', 'erase', 'trash', 'discard', 'clear', 'destroy', 'get rid of']],
+  ['delete', ['delete', 'remove', 'drop', 'erase', 'trash', 'discard', 'clear', 'destroy', 'get rid of', 'throw away', 'take off', 'wipe', 'cancel']],
   ['increase', ['increment', 'increase', 'bump', 'raise', 'count up', 'go up']],
   ['decrease', ['decrement', 'decrease', 'subtract', 'reduce', 'lower', 'take away', 'count down', 'minus']],
   ['create', ['add', 'create', 'new', 'make', 'insert', 'register', 'schedule', 'book', 'post', 'write']],
@@ -94,7 +94,7 @@ const STOP = new Set(
 );
 /** Words that name no particular item: "buy something", "the draft email one", "in the cart". */
 const GENERIC = new Set(
-  'something anything stuff product products item items thing things one ones some few several bunch lot lots many more plenty exactly board list page cart basket bag column shop store site order orders entry entries'.split(' '),
+  'something anything stuff product products item items thing things one ones some few several bunch lot lots load loads many more plenty exactly board list page cart basket bag column shop store site order orders entry entries'.split(' '),
 );
 const VAGUE = /\b(?:some|a few|few|several|a bunch|bunch|lots|a lot|many|more|plenty|loads)\b/i;
 
@@ -175,6 +175,10 @@ function orList(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 function plural(noun: string, n = 2): string {
   if (n === 1) return noun;
   if (/(?:s|x|ch|sh)$/i.test(noun)) return noun + 'es';
@@ -202,7 +206,7 @@ function isVerbWord(word: string): boolean {
   return VERBS.some(([, synonyms]) => synonyms.includes(word));
 }
 
-export function viewTool(tool: HostToolSchema): ToolView {
+function viewTool(tool: HostToolSchema): ToolView {
   const description = unwrapEnvelope(tool.description) ?? tool.description;
   const params = asRecord(tool.parameters) ?? {};
   const props: Record<string, Record<string, unknown>> = {};
@@ -216,7 +220,7 @@ export function viewTool(tool: HostToolSchema): ToolView {
     properties: props,
     required,
     nameWords,
-    nouns: nameWords.filter((w) => !isVerbWord(w) && w !== 'cart' && w !== 'basket'),
+    nouns: nameWords.filter((w, i) => !(i === 0 && isVerbWord(w)) && w !== 'cart' && w !== 'basket'),
     descWords: contentWords(description.split(/(?<=[.!?])\s/)[0] ?? ''),
     action: firstAction(nameText) ?? firstAction(description.split(/[.!?]/)[0] ?? ''),
     title: capitalise(nameText),
@@ -233,7 +237,7 @@ interface Entity {
 }
 
 /** Objects with an id and a title/name/label anywhere in the page state. */
-export function findEntities(value: unknown, out: Entity[] = [], depth = 0, collection = ''): Entity[] {
+function findEntities(value: unknown, out: Entity[] = [], depth = 0, collection = ''): Entity[] {
   if (depth > 8 || out.length > 500) return out;
   if (Array.isArray(value)) {
     for (const item of value) findEntities(item, out, depth + 1, collection);
@@ -281,7 +285,7 @@ interface PlannedCall {
 }
 
 /** What one clause of the request comes to: calls, a question back, or nothing a tool does. */
-type ClausePlan = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'ask'; text: string } | { kind: 'none'; cannot?: Action };
+type ClausePlan = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'ask'; text: string } | { kind: 'none'; cannot?: Action; declined?: boolean };
 
 /** Split a request into clauses: "then", "and then", ";", and " and " between two actions. */
 export function splitClauses(text: string): string[] {
@@ -320,6 +324,8 @@ function actionFit(clauseAction: Action | undefined, tool: ToolView, clause: str
   if (clauseAction === undefined || tool.action === undefined) return 0;
   if (clauseAction === tool.action) return 4;
   const cart = CART_WORDS.test(clause);
+  // "make it 3" sets a value: it is not "add 3".
+  if (clauseAction === 'create' && tool.action === 'increase' && /\bmake\b/i.test(clause)) return -2;
   if (clauseAction === 'create' && (tool.action === 'increase' || (tool.action === 'buy' && cart))) return 3;
   if (clauseAction === 'fill' && (tool.action === 'create' || (tool.action === 'buy' && cart))) return 3;
   return -2;
@@ -328,12 +334,16 @@ function actionFit(clauseAction: Action | undefined, tool: ToolView, clause: str
 function scoreTool(tool: ToolView, clause: string, clauseAction: Action | undefined): number {
   const cw = contentWords(clause);
   let score = actionFit(clauseAction, tool, clause);
+  // A verb the model has no synonym for, said as the tool's own ("play Let It Be" → play_song).
+  const lead = words(clause.replace(/^(?:please|now|could you|can you|would you)\s+/i, ''))[0];
+  const toolVerb = tool.name.split('_')[0]?.toLowerCase();
+  if (tool.action === undefined && lead !== undefined && lead === toolVerb) score += 4;
   for (const w of tool.nameWords) if (cw.some((c) => sameWord(c, w))) score += 2;
   for (const w of new Set(tool.descWords)) if (cw.some((c) => sameWord(c, w))) score += 0.5;
   return score;
 }
 
-export function rankTools(tools: ToolView[], clause: string): Array<{ tool: ToolView; score: number }> {
+function rankTools(tools: ToolView[], clause: string): Array<{ tool: ToolView; score: number }> {
   const clauseAction = clauseActionOf(clause);
   return tools.map((tool) => ({ tool, score: scoreTool(tool, clause, clauseAction) })).sort((a, b) => b.score - a.score);
 }
@@ -356,11 +366,14 @@ function numbersIn(clause: string): number[] {
 }
 
 /** The words that must name the item: the clause without verbs, numbers, filler and the tool's own nouns. */
+// Set by planClause for the clause being planned (synchronous; nothing survives a step).
+let containers: string[] = [];
+
 function objectWords(clause: string, exclude: Iterable<string> = []): string[] {
   let text = ` ${clause.toLowerCase()} `;
   const phrases = VERBS.flatMap(([, s]) => s).filter((s) => s.includes(' ')).sort((a, b) => b.length - a.length);
   for (const p of phrases) text = text.replace(new RegExp(`(?<![\\p{L}])${escapeRe(p).replace(/\s+/g, '\\s+')}(?![\\p{L}])`, 'giu'), ' ');
-  const skip = new Set([...exclude].map(stem));
+  const skip = new Set([...exclude, ...containers].map(stem));
   return words(text)
     .filter((w) => !STOP.has(w) && !GENERIC.has(w) && !isVerbWord(w) && !(w in NUMBER_WORDS) && !/^\d+$/.test(w) && w !== 'a' && w !== 'an')
     .map(stem)
@@ -368,7 +381,11 @@ function objectWords(clause: string, exclude: Iterable<string> = []): string[] {
 }
 
 function entityWords(entity: Entity): string[] {
-  return [...contentWords(entity.label), String(entity.id).toLowerCase()];
+  // The label, the id, and short descriptive fields ("artist": "The Beatles", "status": "todo").
+  const extra = Object.entries(entity.record)
+    .filter(([k, v]) => k !== entity.idKey && !ID_PARAM.test(k) && typeof v === 'string' && v.length <= 40)
+    .flatMap(([, v]) => contentWords(v as string));
+  return [...contentWords(entity.label), String(entity.id).toLowerCase(), ...extra];
 }
 
 interface Resolution {
@@ -386,8 +403,18 @@ function mentionsId(clause: string, entity: Entity): boolean {
 
 /** Which of `candidates` the clause singles out: exactly one, several, none, or nothing named. */
 function resolve(candidates: Entity[], clause: string, exclude: Iterable<string>): Resolution {
-  const byId = candidates.filter((e) => mentionsId(clause, e));
+  // An id is taken as such only when it looks like one ("t2", "o1", "blue-mug"), not a plain word ("notebook").
+  const byId = candidates.filter((e) => /[\d_-]/.test(String(e.id)) && mentionsId(clause, e));
   if (byId.length === 1) return { kind: 'one', entity: byId[0], matches: byId, near: [], wanted: String(byId[0]!.id) };
+  // A label said in full ("play Let It Be", whose words are all filler): the longest one said wins.
+  const said = candidates.filter((e) => e.label.trim().length > 1 && hasPhrase(clause, e.label.trim()));
+  if (said.length > 0) {
+    const longest = Math.max(...said.map((e) => e.label.length));
+    const top = said.filter((e) => e.label.length === longest);
+    if (top.length === 1 && objectWords(clause.replace(new RegExp(escapeRe(top[0]!.label.trim()), 'i'), ' '), exclude).length === 0) {
+      return { kind: 'one', entity: top[0], matches: top, near: [], wanted: top[0]!.label };
+    }
+  }
   const wanted = objectWords(clause, exclude);
   const wantedText = wanted.join(' ');
   if (wanted.length === 0) {
@@ -402,7 +429,10 @@ function resolve(candidates: Entity[], clause: string, exclude: Iterable<string>
   if (matches.length === 1) return { kind: 'one', entity: matches[0], matches, near: [], wanted: wantedText };
   if (matches.length > 1) {
     // "the blue mug" when there is a "Blue mug" and a "Blue mug lid": an exact label wins.
-    const exact = matches.filter((e) => contentWords(e.label).length === wanted.length);
+    const exact = matches.filter((e) => {
+      const lw = contentWords(e.label);
+      return lw.length === wanted.length && lw.every((w) => wanted.some((x) => sameWord(x, w)));
+    });
     if (exact.length === 1) return { kind: 'one', entity: exact[0], matches, near: [], wanted: wantedText };
     return { kind: 'many', matches, near: [], wanted: wantedText };
   }
@@ -463,15 +493,17 @@ function clarify(res: Resolution, noun: string, action: Action | undefined, all:
   if (res.kind === 'many') return `Which ${noun} do you mean: ${list(res.matches)}?`;
   if (res.kind === 'empty') return `Which ${noun} should I ${verb}: ${list(all)}?`;
   const wanted = safeLabel(res.wanted, 60);
-  if (res.near.length > 0) return `I couldn't find a ${noun} called “${wanted}”. Did you mean ${list(res.near)}? Nothing was changed.`;
-  return `I couldn't find a ${noun} called “${wanted}”. The ${plural(noun)} here: ${list(all)}. Nothing was changed.`;
+  if (/\b(?:both|every|everything|each)\b/.test(wanted)) return `I ${verb} one ${noun} at a time, and only one you name: which ${noun} should it be: ${list(all)}?`;
+  if (res.near.length > 0) return `I couldn't find ${withArticle(noun)} called “${wanted}”. Did you mean ${list(res.near)}? Nothing was changed.`;
+  return `I couldn't find ${withArticle(noun)} called “${wanted}”. The ${plural(noun)} here: ${list(all)}. Nothing was changed.`;
 }
 
 /** The clause's object phrase: "add a task for the run-of-show" → "Run-of-show". */
 function objectPhrase(clause: string, tool: ToolView, otherValues: string[]): string {
   const quoted = /["“'‘]([^"”'’]{1,120})["”'’]/.exec(clause);
   if (quoted?.[1]) return quoted[1].trim();
-  const named = /\b(?:called|named|titled|saying|that says|reading)\s+(.+)$/i.exec(clause);
+  const nounColon = tool.nouns.length ? new RegExp(`\\b(?:${tool.nouns.map(escapeRe).join('|')})s?\\s*:\\s*(.+)$`, 'i').exec(clause) : null;
+  const named = /\b(?:called|named|titled|saying|that says|reading)\s+(.+)$/i.exec(clause) ?? nounColon;
   let text = named?.[1] ?? clause;
   if (!named) {
     text = text.replace(/^(?:please\s+|could you\s+|can you\s+|would you\s+|now\s+|also\s+|i want to\s+|i'd like to\s+|let's\s+)*/i, '');
@@ -553,7 +585,7 @@ function planToolCall(tool: ToolView, clause: string, entities: Entity[]): Claus
     const required = tool.required.includes(key);
     if (type === 'integer' || type === 'number') {
       const n = numbers.shift();
-      const what = `the ${key.replace(/_/g, ' ')}`;
+      const what = /^(?:by|n|qty|amount|count|delta|step)$/i.test(key) ? 'the amount' : `the ${key.replace(/_/g, ' ')}`;
       if (n !== undefined) {
         const bad = outOfRange(n, schema, what);
         if (bad) return { kind: 'ask', text: bad };
@@ -677,13 +709,64 @@ function planPurchase(clause: string, tools: ToolView[], entities: Entity[]): Cl
   return { kind: 'none', cannot: 'buy' };
 }
 
+/** "buy a mug and two notebooks": each product through the cart, one checkout at the end. */
+function planSeveralPurchases(clause: string, tools: ToolView[], entities: Entity[]): ClausePlan | undefined {
+  const m = /^(.*?\b(?:buy|purchase|order|add|put|get)\b)\s+(.+)$/i.exec(clause);
+  if (!m || !/\s+and\s+/i.test(m[2] ?? '')) return undefined;
+  const verb = m[1]!;
+  const tail = /\s+((?:to|in|into)\s+(?:the|my|our)\s+(?:cart|basket|bag).*)$/i.exec(m[2]!)?.[1] ?? '';
+  const items = m[2]!.slice(0, m[2]!.length - tail.length).split(/\s*,\s*|\s+and\s+/i).filter(Boolean);
+  if (items.length < 2) return undefined;
+  const calls: PlannedCall[] = [];
+  let checkout: PlannedCall | undefined;
+  for (const item of items) {
+    const plan = planPurchase(`${verb} ${item}${tail ? ` ${tail}` : ''}`, tools, entities);
+    if (!plan) return undefined;
+    if (plan.kind !== 'calls') return plan;
+    for (const call of plan.calls) {
+      if (Object.keys(call.arguments).length === 0 && call.subject === '') checkout = call;
+      else calls.push(call);
+    }
+  }
+  return { kind: 'calls', calls: checkout ? [...calls, checkout] : calls };
+}
+
 /** One clause against the page's own tools. */
-export function planClause(clause: string, tools: ToolView[], entities: Entity[]): ClausePlan {
+/** Everyday phrasings onto the verbs the model knows ("take 2 off" → "subtract 2", "stick it in my bag" → "put"). */
+function normalise(clause: string, tools: ToolView[]): string {
+  let text = clause
+    .replace(/\btake\s+((?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b.*?)\s+off\b/i, 'subtract $1 from')
+    .replace(/\btake\s+(.+?)\s+off\b/i, 'remove $1 from')
+    .replace(/\b(?:stick|pop|throw|chuck)\s+(.+?)\s+(in|into|on)\b/i, 'put $1 $2');
+  if (tools.some((t) => t.action === 'buy')) {
+    text = text.replace(/^(?:i'?ll\s+(?:take|have)|i\s+want|i'?d\s+like|get\s+me|can\s+i\s+(?:get|have))\s+(?!to\b)/i, 'buy ');
+  }
+  return text;
+}
+
+/** Where the tools put things ("to the board", "from the playlist"): words that name no item. */
+function containerWords(tools: ToolView[]): string[] {
+  const out = new Set<string>();
+  for (const t of tools) for (const m of t.description.matchAll(/\b(?:to|from|on|in|onto|into|off)\s+the\s+([\p{L}-]+)/giu)) out.add(stem(m[1]!.toLowerCase()));
+  return [...out];
+}
+
+function planClause(rawClause: string, tools: ToolView[], entities: Entity[]): ClausePlan {
+  if (negated(rawClause)) return { kind: 'none', declined: true };
+  const clause = normalise(rawClause, tools);
+  containers = containerWords(tools);
   const clauseAction = clauseActionOf(clause);
   const cart = CART_WORDS.test(clause) && (clauseAction === 'create' || clauseAction === 'fill');
   if (clauseAction === 'buy' || cart) {
+    const several = planSeveralPurchases(clause, tools, entities);
+    if (several) return several;
     const purchase = planPurchase(clause, tools, entities);
     if (purchase) return purchase;
+  }
+  // "3 mugs please": a number and a product with no verb is an order (the chip still asks before paying).
+  if (clauseAction === undefined && numbersIn(clause).length > 0 && !/\?\s*$/.test(clause)) {
+    const purchase = planPurchase(`buy ${clause}`, tools, entities);
+    if (purchase?.kind === 'calls') return purchase;
   }
   const ranked = rankTools(tools.filter((t) => !(t.action === 'buy' && clauseAction !== 'buy' && !cart)), clause);
   const best = ranked[0];
@@ -754,11 +837,21 @@ function outlineTexts(outline: string): Array<{ heading: boolean; text: string }
 
 const TEXT_FIELD_ROLES = new Set(['textbox', 'textarea', 'searchbox']);
 const LABEL_NOISE = new Set(['your', 'field', 'box', 'address']);
-const FILL_INTENT = /\b(?:fill|enter|type|put|write|set|use|change|complete)\b|\bmy\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+is\b/iu;
-const VALUE_END = String.raw`(?=\s*(?:,|;|\.(?:\s|$)|\band\s+(?:the|my|your|then|also|send|submit|click|press|tick|choose|select|pick|set|put|fill|type)\b|\bthen\b|$))`;
+const FILL_INTENT = /\b(?:fill|enter|type|put|write|set|use|change|complete)\b|\bmy\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+is\b|^\s*[\p{L}-]+(?:\s+[\p{L}-]+)?\s*:\s*\S/iu;
+/** "don't sign me up", "do not delete it": a clause that asks for nothing to be done. */
+const NEGATED = /\b(?:don'?t|do\s+not|never|no\s+need\s+to|not|without)\b/i;
+
+function negated(clause: string): boolean {
+  const m = NEGATED.exec(clause);
+  if (!m) return false;
+  const verb = firstAction(clause.slice(m.index));
+  const before = firstAction(clause.slice(0, m.index));
+  return verb !== undefined && before === undefined;
+}
+const VALUE_END = String.raw`(?=\s*(?:,|;|\.(?:\s|$)|\band\s+(?:the|my|your|then|also|send|submit|click|press|tick|choose|select|pick|set|put|fill|type)\b|\bthen\b|\bbut\b|$))`;
 
 /** Value for a form field from the request: by kind (email, phone), "put X in the <label>", or "<label> is X". */
-function valueForField(field: OutlineNode, request: string): string | undefined {
+function valueForField(field: OutlineNode, request: string, otherLabels: string[] = []): string | undefined {
   const label = field.name.toLowerCase();
   if (/e-?mail/.test(label)) return /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(request)?.[0];
   if (/phone|tel|mobile/.test(label)) return /\+?\d[\d\s().-]{5,}\d/.exec(request)?.[0]?.trim();
@@ -770,9 +863,12 @@ function valueForField(field: OutlineNode, request: string): string | undefined 
     const v1 = (before?.[1] ?? before?.[2])?.trim();
     if (v1 && !/^(?:the|a|an|it|form|field)$/i.test(v1)) return v1;
     // "the name Ada Lovelace", "my name is Grace Hopper", "the message to Hello there"
-    const after = new RegExp(String.raw`\b${lw}\w*\s*(?:is|:|=|as|to|of)?\s*(?:["“']([^"”']+)["”']|(.+?))${VALUE_END}`, 'iu').exec(request);
+    // The value ends where another field is named ("… and email ada@example.com").
+    const others = otherLabels.filter((o) => o !== w).map(escapeRe);
+    const end = others.length ? VALUE_END.replace('|$))', `|\\band\\s+(?:${others.join('|')})\\b|$))`) : VALUE_END;
+    const after = new RegExp(String.raw`\b${lw}\w*\s*(?:is|was|should be|:|=|as|to|of)?\s*:?\s*(?:["“']([^"”']+)["”']|(.+?))${end}`, 'iu').exec(request);
     const v2 = (after?.[1] ?? after?.[2])?.trim();
-    if (v2 && !/^(?:the|a|an|it|form|field|box)\b/i.test(v2) && !/^(?:field|box)$/i.test(v2)) return v2;
+    if (v2 && !/^(?:(?:the|a|an)\s+)?(?:it|form|field|box)\b/i.test(v2)) return v2;
   }
   return undefined;
 }
@@ -791,15 +887,17 @@ function overlapNode(nodes: OutlineNode[], text: string, roles: ReadonlySet<stri
 
 type BuiltinPlan = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'ask'; text: string };
 
-function planBuiltin(request: string, outline: string, tools: Set<string>): BuiltinPlan {
+function planBuiltin(fullRequest: string, outline: string, tools: Set<string>): BuiltinPlan {
   const nodes = parseOutline(outline);
+  const request = splitClauses(fullRequest).filter((c) => !negated(c)).join('; ');
   const calls: PlannedCall[] = [];
   const filled = new Set<string>();
   const fillIntent = FILL_INTENT.test(request);
   const textFields = nodes.filter((n) => TEXT_FIELD_ROLES.has(n.role));
   if (tools.has('fill_field') && fillIntent) {
+    const labels = [...new Set(textFields.flatMap((f) => words(f.name).filter((w) => w.length > 2 && !STOP.has(w) && !LABEL_NOISE.has(w))))];
     for (const field of textFields) {
-      const value = valueForField(field, request);
+      const value = valueForField(field, request, labels);
       if (value) {
         calls.push({ name: 'fill_field', arguments: { ref: field.ref, value }, action: 'fill', subject: field.name });
         filled.add(field.ref);
@@ -849,7 +947,7 @@ function planBuiltin(request: string, outline: string, tools: Set<string>): Buil
     const fields = nodes.filter((n) => TEXT_FIELD_ROLES.has(n.role) || n.role === 'combobox');
     return {
       kind: 'ask',
-      text: `What should I put in the form? It has ${orList(fields.map((f) => `“${safeLabel(f.name, 40)}”${f.required ? ' (required)' : ''}`))}. For example: “fill in the ${safeLabel(fields[0]?.name ?? 'name', 30).toLowerCase()} with …”.`,
+      text: `What should I put in the form? It has ${orList(fields.map((f) => `“${safeLabel(f.name, 40)}”${f.required ? ' (required)' : ''}`))}. For example: “fill in the ${safeLabel(fields[0]?.name ?? 'name', 30).toLowerCase().replace(/^your\s+/, '')} with …”.`,
     };
   }
   return { kind: 'calls', calls };
@@ -857,7 +955,7 @@ function planBuiltin(request: string, outline: string, tools: Set<string>): Buil
 
 /** A question about the page, answered from the outline's headings and text. */
 function answerFromOutline(request: string, outline: string): string | undefined {
-  const asked = contentWords(request).filter((w) => !isVerbWord(w) && !['page', 'tell', 'say'].includes(w));
+  const asked = contentWords(request).filter((w) => !['page', 'tell', 'say', 'what', 'when', 'where', 'who', 'how', 'which', 'why', 'does', 'do'].includes(w));
   if (asked.length === 0) return undefined;
   const texts = outlineTexts(outline);
   let best: { i: number; score: number } | undefined;
@@ -893,7 +991,8 @@ function offlineIntro(tools: ToolView[]): string {
 }
 
 function cannotDo(action: Action, tools: ToolView[]): string {
-  return `I can't ${BASE[action]} that here: this page gives me no action for it, so nothing was changed. ${toolCatalogue(tools)}`;
+  const verb = action === 'create' || action === 'update' || action === 'list' ? 'do' : BASE[action];
+  return `I can't ${verb} that here: this page gives me no action for it, so nothing was changed. ${toolCatalogue(tools)}`;
 }
 
 function exampleRequest(tools: ToolView[]): string {
@@ -1060,6 +1159,7 @@ function currentRequest(messages: WaveMessage[], lastUser: number): string {
 }
 
 function decide(input: ProviderStepInput): OfflineDecision {
+  containers = [];
   const messages = Array.isArray(input.messages) ? input.messages : [];
   const tools = (Array.isArray(input.tools) ? input.tools : []).filter((t) => typeof t?.name === 'string').map(viewTool);
   let lastUser = -1;
@@ -1117,7 +1217,13 @@ function stopped(done: DoneCall[], describe: (d: DoneCall) => string, sentence: 
 function decideWithPageTools(request: string, tools: ToolView[], entities: Entity[], state: unknown, contextText: string | null, done: DoneCall[]): OfflineDecision {
   const clauses = splitClauses(request);
   const toolByName = new Map(tools.map((t) => [t.name, t]));
-  const sentence = (d: DoneCall): string => sentenceFor(d.call, d.result.value, toolByName.get(d.call.name), entities);
+  const sentence = (d: DoneCall): string => {
+    const tool = toolByName.get(d.call.name);
+    const target = Object.entries(d.call.arguments).find(([k]) => ID_PARAM.test(k) || Array.isArray(tool?.properties[k]?.['enum']))?.[1];
+    const entity = target !== undefined ? entities.find((e) => String(e.id) === String(target)) : undefined;
+    const subject = d.call.subject || entity?.label || (tool && Object.keys(tool.properties).length === 0 ? tool.nouns.join(' ') : '');
+    return sentenceFor({ ...d.call, subject }, d.result.value, tool, entities);
+  };
   const describe = (d: DoneCall): string => {
     const tool = toolByName.get(d.call.name);
     const target = Object.entries(d.call.arguments).find(([k]) => ID_PARAM.test(k))?.[1];
@@ -1130,7 +1236,8 @@ function decideWithPageTools(request: string, tools: ToolView[], entities: Entit
   if (stop) return { kind: 'text', text: stop };
 
   const plans = clauses.map((c) => planClause(c, tools, entities));
-  const summary = (): string => done.map(sentence).join(' ') || 'Done.';
+  const summary = (): string =>
+    done.map((d) => sentence(d) + (toolByName.get(d.call.name)?.action === 'list' ? listFromResult(d.result.value) : '')).join(' ') || 'Done.';
 
   if (done.length === 0) {
     const ask = plans.find((p): p is Extract<ClausePlan, { kind: 'ask' }> => p.kind === 'ask');
@@ -1150,6 +1257,7 @@ function decideWithPageTools(request: string, tools: ToolView[], entities: Entit
       if (reader) return { kind: 'tool_call', name: reader.name, arguments: {}, clause: 0 };
     }
     if (cannot?.cannot) return { kind: 'text', text: cannotDo(cannot.cannot, tools) };
+    if (plans.some((p) => p.kind === 'none' && p.declined)) return { kind: 'text', text: "All right, I won't do that. Nothing was changed." };
     return { kind: 'text', text: offlineIntro(tools) };
   }
 
@@ -1187,6 +1295,8 @@ function decideWithBuiltins(request: string, tools: ToolView[], builtinNames: Se
   const question = /\?\s*$|^(?:what|which|who|where|when|how|is|are|does|do)\b/i.test(request);
   const wantsAction = actionsIn(request).some((a) => a !== 'list') || FILL_INTENT.test(request) || /\b(?:page|form|section|button|link)\b/i.test(request);
   if (!wantsAction && !question && !/\b(?:summar|read|describe)\b/i.test(request)) return { kind: 'text', text: offlineIntro(tools) };
+  const clauses = splitClauses(request);
+  if (clauses.length > 0 && clauses.every(negated)) return { kind: 'text', text: "All right, I won't do that. Nothing was changed." };
   if (done.length === 0) return { kind: 'tool_call', name: 'read_page', arguments: {} };
 
   const first = done[0]!;

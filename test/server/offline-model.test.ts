@@ -100,7 +100,8 @@ function runChain(
     if (decision.kind === 'text') return { calls, text: decision.text };
     validates(tools, decision);
     calls.push({ name: decision.name, args: decision.arguments });
-    const id = `call_${i + 1}`;
+    // The id the provider gives the call (it carries the clause the call serves).
+    const id = `call_${i + 1}${decision.clause === undefined ? '' : `_c${decision.clause}`}`;
     messages.push({ role: 'assistant', content: '', toolCalls: [{ id, name: decision.name, arguments: decision.arguments }] });
     const content = JSON.stringify(answer(decision.name, decision.arguments, i));
     messages.push({ role: 'tool', toolCallId: id, name: decision.name, content: options.envelopeResults ? envelope('tool_result', content, nonce) : content });
@@ -128,12 +129,13 @@ describe('OfflineModel planning', () => {
   for (const c of argumentCases) {
     it(`extracts arguments: ${c.name}`, () => {
       const decision = decideOfflineStep(input([{ role: 'user', content: c.request }], c.tools, c.context));
-      assert.deepEqual(decision, { kind: 'tool_call', name: c.call, arguments: c.args });
+      assert.equal(decision.kind, 'tool_call');
+      assert.deepEqual(decision.kind === 'tool_call' && { name: decision.name, arguments: decision.arguments }, { name: c.call, arguments: c.args });
       validates(c.tools, decision);
     });
   }
 
-  it('runs the seed chain: add, then delete, then a Markdown summary from the results', () => {
+  it('runs the seed chain: add, then delete, then a summary from the results', () => {
     const { calls, text } = runChain('add a task for the run-of-show, then delete the draft email one', board, boardState, (name, args) =>
       name === 'add_task' ? { success: true, task: { id: 't3', title: args['title'], status: 'todo' } } : { success: true, deleted: 'Draft launch email' },
     );
@@ -141,7 +143,7 @@ describe('OfflineModel planning', () => {
       { name: 'add_task', args: { title: 'Run-of-show' } },
       { name: 'delete_task', args: { task_id: 't1' } },
     ]);
-    assert.equal(text, 'Added **Run-of-show**. Deleted **Draft launch email**.');
+    assert.equal(text, 'Added “Run-of-show”. Deleted “Draft launch email”.');
   });
 
   it('reads enveloped tool results', () => {
@@ -150,7 +152,7 @@ describe('OfflineModel planning', () => {
       { envelopeResults: true },
     );
     assert.equal(calls.length, 2);
-    assert.equal(text, 'Added **Run-of-show**. Moved **Book the venue** to **done**.');
+    assert.equal(text, 'Added “Run-of-show”. Moved “Book the venue” to “done”.');
   });
 
   it('stops the chain when the visitor cancels and says it was not done', () => {
@@ -170,7 +172,7 @@ describe('OfflineModel planning', () => {
       name === 'add_task' ? { success: true, task: { title: args['title'] } } : { success: false, error: 'No task with that id' },
     );
     assert.deepEqual(calls.map((c) => c.name), ['add_task', 'delete_task']);
-    assert.match(text, /^Added \*\*Run-of-show\*\*\. I couldn't delete “Draft launch email”: “No task with that id”\./);
+    assert.match(text, /^Added “Run-of-show”\. I couldn't delete “Draft launch email”: “No task with that id”\./);
   });
 
   it('does not echo instruction-like text from a result', () => {
@@ -188,14 +190,14 @@ describe('OfflineModel planning', () => {
       { name: 'add_to_cart', args: { sku: 'MUG-01', quantity: 2 } },
       { name: 'buy_item', args: { sku: 'TEE-07', quantity: 1 } },
     ]);
-    assert.equal(text, 'Added to cart: **2 × Blue ceramic mug**. Bought **1 × Wave t-shirt**.');
+    assert.equal(text, 'Added 2 × Blue ceramic mug to the cart. Bought 1 × Wave t-shirt.');
   });
 
   it('names what changed from an object nested in the result (an order), not from the tool name', () => {
     const packs = [tool('buy_cat_sticker_pack', 'Buy one Cat sticker pack for 30 credits.', { type: 'object', properties: {} }, { cost: 30, confirm: true })];
     const { calls, text } = runChain('buy a cat sticker pack', packs, null, () => ({ success: true, order: { id: 'o2', name: 'Cat sticker pack', price: 30 }, balance: 470 }));
     assert.deepEqual(calls, [{ name: 'buy_cat_sticker_pack', args: {} }]);
-    assert.equal(text, 'Bought **Cat sticker pack**.');
+    assert.equal(text, 'Bought Cat sticker pack.');
   });
 
   it('with built-in tools: reads the page, then fills fields from the outline', () => {
@@ -207,7 +209,7 @@ describe('OfflineModel planning', () => {
       { name: 'fill_field', args: { ref: 'e1', value: 'Ada Lovelace' } },
       { name: 'fill_field', args: { ref: 'e2', value: 'ada@example.com' } },
     ]);
-    assert.match(text, /Filled \*\*Full name\*\* with “Ada Lovelace”/);
+    assert.match(text, /Filled “Full name” with “Ada Lovelace”/);
   });
 
   it('with built-in tools: selects an option and clicks a button', () => {
@@ -251,6 +253,161 @@ describe('OfflineModel planning', () => {
   });
 });
 
+// Held out from the end-to-end tables: phrasings and a catalogue (a playlist) the model was not tuned on.
+const playlist: HostToolSchema[] = [
+  tool('add_song', 'Add a song to the playlist.', { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] }),
+  tool('remove_song', 'Remove a song from the playlist by id.', { type: 'object', properties: { song_id: { type: 'string' } }, required: ['song_id'] }, { confirm: true }),
+  tool('play_song', 'Play a song from the playlist.', { type: 'object', properties: { song_id: { type: 'string' } }, required: ['song_id'] }),
+];
+const playlistState = JSON.stringify({
+  songs: [
+    { id: 's1', title: 'Yesterday', artist: 'The Beatles' },
+    { id: 's2', title: 'Let It Be', artist: 'The Beatles' },
+    { id: 's3', title: 'Yesterday Once More', artist: 'Carpenters' },
+  ],
+});
+const demoProducts = [
+  { sku: 'cat-pack', name: 'Cat sticker pack', price: 30 },
+  { sku: 'wave-pack', name: 'Wave sticker pack', price: 30 },
+  { sku: 'blue-mug', name: 'Blue mug', price: 60 },
+  { sku: 'notebook', name: 'Dotted notebook', price: 45 },
+];
+const demoShop: HostToolSchema[] = [
+  tool('buy_cat_sticker_pack', 'Buy one Cat sticker pack for 30 credits.', { type: 'object', properties: {} }, { cost: 30 }),
+  tool('buy_wave_sticker_pack', 'Buy one Wave sticker pack for 30 credits.', { type: 'object', properties: {} }, { cost: 30 }),
+  tool('add_to_cart', 'Put a product in the cart. Nothing is charged until checkout.', {
+    type: 'object',
+    properties: { sku: { type: 'string', enum: demoProducts.map((p) => p.sku) }, quantity: { type: 'integer', minimum: 1, maximum: 10, default: 1 } },
+    required: ['sku'],
+  }),
+  tool('checkout', "Pay for everything in the cart with the visitor's credits.", { type: 'object', properties: {} }, { cost: 0 }),
+  tool('delete_order', 'Permanently delete an order by id.', { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] }, { confirm: true, tier3: true }),
+];
+const demoShopState = (orders = [{ id: 'o1', name: 'Wave sticker pack', price: 30 }]) =>
+  JSON.stringify({ balance_credits: 500, products: demoProducts, cart: [], orders });
+const counterTools: HostToolSchema[] = [
+  tool('increment_counter', 'Add a number to the page counter and return the new total.', { type: 'object', properties: { by: { type: 'integer', minimum: 1, default: 1 } } }),
+  tool('reset_counter', 'Set the counter back to zero.', { type: 'object', properties: {} }, { confirm: true }),
+];
+
+describe('OfflineModel never acts on a guess', () => {
+  const text = (d: OfflineDecision): string => (d.kind === 'text' ? d.text : `(called ${d.name})`);
+  const ask = (request: string, tools: HostToolSchema[], context: string | null): string => {
+    const decision = decideOfflineStep(input([{ role: 'user', content: request }], tools, context));
+    assert.equal(decision.kind, 'text', `"${request}" must not call a tool: ${JSON.stringify(decision)}`);
+    return text(decision);
+  };
+
+  const questions: Array<[string, HostToolSchema[], string, RegExp]> = [
+    ['take a song off the playlist', playlist, playlistState, /Which song.*Yesterday.*Let It Be.*Yesterday Once More/s],
+    ['remove the beatles song', playlist, playlistState, /Which song.*Yesterday.*Let It Be/s],
+    ['play something', playlist, playlistState, /Which song/],
+    ['delete the polka song', playlist, playlistState, /couldn't find a song called “polka”/],
+    ['purchase a pack', demoShop, demoShopState(), /Which one.*Cat sticker pack.*Wave sticker pack/s],
+    ['get rid of an order', demoShop, demoShopState([{ id: 'o1', name: 'Wave sticker pack', price: 30 }, { id: 'o2', name: 'Blue mug', price: 60 }]), /Which order.*o1.*o2/s],
+    ['buy loads of mugs', demoShop, demoShopState(), /How many Blue mugs/],
+    ['order 40 notebooks', demoShop, demoShopState(), /at most 10/],
+    ['buy a green notebook', demoShop, demoShopState(), /couldn't find a product called “green notebook”.*Dotted notebook/s],
+    ["please don't remove the venue task", board, boardState, /won't/],
+    ['make it 3', counterTools, JSON.stringify({ counter: 5 }), /can't/],
+    ['take 2 off the counter', counterTools, JSON.stringify({ counter: 5 }), /can't/],
+    ['add -3 to the counter', counterTools, JSON.stringify({ counter: 0 }), /at least 1/],
+    ['wipe both tasks', board, boardState, /one task at a time/],
+  ];
+  for (const [request, tools, context, expected] of questions) {
+    it(`"${request}" → a question or an explanation, no call`, () => assert.match(ask(request, tools, context), expected));
+  }
+
+  const acts: Array<[string, HostToolSchema[], string, Array<{ name: string; args: Record<string, unknown> }>]> = [
+    ['play Let It Be', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's2' } }]],
+    ['play yesterday once more', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's3' } }]],
+    ['play Yesterday', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's1' } }]],
+    ['3 mugs please', demoShop, demoShopState(), [{ name: 'add_to_cart', args: { sku: 'blue-mug', quantity: 3 } }, { name: 'checkout', args: {} }]],
+    ['buy a mug and two notebooks', demoShop, demoShopState(), [
+      { name: 'add_to_cart', args: { sku: 'blue-mug', quantity: 1 } },
+      { name: 'add_to_cart', args: { sku: 'notebook', quantity: 2 } },
+      { name: 'checkout', args: {} },
+    ]],
+    ['stick six dotted notebooks in my bag', demoShop, demoShopState(), [{ name: 'add_to_cart', args: { sku: 'notebook', quantity: 6 } }]],
+    ["I'll take a cat sticker pack", demoShop, demoShopState(), [{ name: 'buy_cat_sticker_pack', args: {} }]],
+    ['throw away the venue task', board, boardState, [{ name: 'delete_task', args: { task_id: 't2' } }]],
+    ['I need a new task: write the press release', board, boardState, [{ name: 'add_task', args: { title: 'Write the press release' } }]],
+    ['bump it by eight', counterTools, JSON.stringify({ counter: 0 }), [{ name: 'increment_counter', args: { by: 8 } }]],
+  ];
+  for (const [request, tools, context, expected] of acts) {
+    it(`"${request}" → ${expected.map((c) => c.name).join(', ')}`, () => {
+      const { calls } = runChain(request, tools, context, () => ({ success: true }));
+      assert.deepEqual(calls, expected);
+    });
+  }
+
+  it('reads a short answer together with the question it answers', () => {
+    const first = decideOfflineStep(input([{ role: 'user', content: 'remove a task' }], board, boardState));
+    assert.equal(first.kind, 'text');
+    const second = decideOfflineStep(
+      input([{ role: 'user', content: 'remove a task' }, { role: 'assistant', content: text(first) }, { role: 'user', content: 'the venue one' }], board, boardState),
+    );
+    assert.deepEqual(second.kind === 'tool_call' && [second.name, second.arguments], ['delete_task', { task_id: 't2' }]);
+  });
+
+  it('does not ask again once its own call changed the page state', () => {
+    const messages: WaveMessage[] = [
+      { role: 'user', content: 'delete my order' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1_c0', name: 'delete_order', arguments: { order_id: 'o1' } }] },
+      { role: 'tool', toolCallId: 'call_1_c0', name: 'delete_order', content: '{"success":true,"deleted":"o1","name":"Wave sticker pack"}' },
+    ];
+    const decision = decideOfflineStep(input(messages, demoShop, demoShopState([])));
+    assert.deepEqual(decision, { kind: 'text', text: 'Deleted order o1 (Wave sticker pack).' });
+  });
+
+  it('replies in plain sentences naming the product, the quantity and what was paid', () => {
+    const { text: reply } = runChain('buy two notebooks', demoShop, demoShopState(), (name, args) =>
+      name === 'add_to_cart' ? { success: true, sku: args['sku'], quantity: args['quantity'] } : { success: true, paid: 90, balance: 410 },
+    );
+    assert.equal(reply, 'Added 2 × Dotted notebook to the cart. Checked out: paid 90 credits.');
+  });
+
+  describe('with the built-in page tools', () => {
+    const outline = [
+      '- heading(2) "Opening hours"',
+      '- text "Monday to Friday, 9:00 to 17:30."',
+      '- form',
+      '  - textbox "Your name" [ref=e3] required',
+      '  - textbox "Email" [ref=e4]',
+      '  - textarea "Message" [ref=e6]',
+      '  - checkbox "Send me the newsletter" [ref=e7]',
+      '  - button "Send message" [ref=e8]',
+    ].join('\n');
+    const chain = (request: string) => runChain(request, builtins, null, (name) => (name === 'read_page' ? { success: true, outline } : { success: true }));
+
+    it('fills every field named, in any form', () => {
+      assert.deepEqual(chain('name: Ada Lovelace, email: ada@example.com').calls.slice(1), [
+        { name: 'fill_field', args: { ref: 'e3', value: 'Ada Lovelace' } },
+        { name: 'fill_field', args: { ref: 'e4', value: 'ada@example.com' } },
+      ]);
+      assert.deepEqual(chain('my message is: the mug arrived broken').calls.slice(1), [{ name: 'fill_field', args: { ref: 'e6', value: 'the mug arrived broken' } }]);
+      assert.deepEqual(chain('fill in my name as Ada but do not send it').calls.slice(1), [{ name: 'fill_field', args: { ref: 'e3', value: 'Ada' } }]);
+    });
+
+    it('asks for an empty required field instead of sending, and never ticks a box unasked', () => {
+      const { calls, text: reply } = chain('send this off');
+      assert.deepEqual(calls, [{ name: 'read_page', args: {} }]);
+      assert.match(reply, /needs “Your name”/);
+      assert.ok(!chain('please submit').calls.some((c) => c.args['ref'] === 'e7'));
+    });
+
+    it('does nothing when told not to', () => {
+      const { calls, text: reply } = chain("don't sign me up for the newsletter");
+      assert.deepEqual(calls, []);
+      assert.match(reply, /won't/);
+    });
+
+    it('answers a question from the page text', () => {
+      assert.match(chain('when are you open?').text, /Monday to Friday, 9:00 to 17:30/);
+    });
+  });
+});
+
 describe('OfflineModel streaming', () => {
   async function collect(iterable: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
     const out: ProviderEvent[] = [];
@@ -279,7 +436,7 @@ describe('OfflineModel streaming', () => {
     ];
     const events = await collect(new OfflineModel({ delayMs: 0 }).step(input(messages, board, boardState), new AbortController().signal));
     assert.deepEqual(events, [
-      { type: 'tool_call', id: 'call_2', name: 'delete_task', arguments: '{"task_id":"t1"}' },
+      { type: 'tool_call', id: 'call_2_c1', name: 'delete_task', arguments: '{"task_id":"t1"}' },
       { type: 'end', reason: 'tool_calls' },
     ]);
   });
