@@ -39,21 +39,25 @@ export async function startWaveServer(options: { port?: number; env?: Record<str
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wave server exited (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${url}/`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
+  // Ready when the process prints its URL (it listens before printing): no polling, no sleeps.
+  await new Promise<void>((resolve, reject) => {
+    const guard = setTimeout(() => finish(new Error(`wave server did not start:\n${output}`)), 20_000);
+    const onData = (d: Buffer): void => {
+      output += d.toString();
+      if (output.includes('wave-chat demo: http://')) finish();
+    };
+    const onExit = (code: number | null): void => finish(new Error(`wave server exited (${String(code)}):\n${output}`));
+    function finish(error?: Error): void {
+      clearTimeout(guard);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
     }
-    if (Date.now() > deadline) throw new Error(`wave server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('exit', onExit);
+  });
   return {
     url,
     port,

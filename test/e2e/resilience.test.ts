@@ -28,21 +28,27 @@ async function send(page: Page, text: string): Promise<void> {
 
 describe('resilience', () => {
   it('Stop ends a streaming reply: the text stops growing and the composer is ready again', async () => {
-    // A slow offline model: one word every 150 ms, so the reply is still streaming when Stop is pressed.
-    const server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '150' } });
+    // A slow offline model: one word every 300 ms, so the reply is still streaming when Stop is pressed.
+    const server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '300' } });
     const page = await browser.newPage();
     try {
       await openBoard(page, server.url);
       await send(page, 'what tasks are there?');
       const stop = page.locator('wave-chat [part~="stop-button"]');
       await stop.waitFor({ timeout: 10_000 });
-      const reply = page.locator('wave-chat [part~="assistant-message"]').last();
-      await reply.waitFor();
-      await page.waitForTimeout(400);
+      // The first reply of a fresh conversation (a locator is lazy: `.last()` would move on).
+      const reply = page.locator('wave-chat [part~="assistant-message"]').first();
+      // Stop once some words have arrived (a state, not a timer).
+      await reply.filter({ hasText: /\S+\s+\S+/ }).waitFor({ timeout: 10_000 });
       await stop.click();
       await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 5_000 });
       const atStop = await textOf(reply);
-      await page.waitForTimeout(800);
+      assert.ok(!/Book the venue/.test(atStop), 'stopped before the reply was complete');
+      // The same question again streams the same reply at the same pace: when it has finished,
+      // the stopped one would have finished too had it not been stopped.
+      await send(page, 'what tasks are there?');
+      const second = page.locator('wave-chat [part~="assistant-message"]').nth(1);
+      await second.filter({ hasText: /Book the venue/ }).waitFor({ timeout: 30_000 });
       assert.equal(await textOf(reply), atStop, 'no more text arrived after Stop');
     } finally {
       await page.close();

@@ -64,7 +64,8 @@ describe('the task board demo', () => {
     assert.deepEqual(await boardTitles(page), ['Draft launch email', 'Book the venue', 'Run-of-show']);
     const chips = page.locator('wave-chat [part~="chip"]');
     assert.match(await textOf(chips.first()), /Added “Run-of-show”/);
-    assert.match(await textOf(page.locator('wave-chat [part~="chip"]').last()), /Delete this task\?/);
+    // The demo's confirmLabel getter names the task this call would delete.
+    assert.match(await textOf(page.locator('wave-chat [part~="chip"]').last()), /Delete task “Draft launch email”\?/);
     // A tier3 chip never offers session approval.
     assert.equal(await page.locator('wave-chat [part~="approve-button"]').count(), 0);
 
@@ -81,7 +82,9 @@ describe('the task board demo', () => {
       };
       find(document).click();
     })()`);
-    await page.waitForTimeout(300);
+    // The scripted click was dispatched synchronously above: had it counted, the chip would be
+    // settled by now. Round-trip through the page once more before looking.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve()))');
     assert.equal(await confirm.count(), 1, 'the scripted click left the confirmation waiting');
     assert.equal((await boardTitles(page)).length, 3);
 
@@ -91,7 +94,7 @@ describe('the task board demo', () => {
     const reply = page.locator('wave-chat [part~="assistant-message"]').last();
     await reply.filter({ hasText: /Deleted/ }).waitFor({ timeout: 15_000 });
     await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 15_000 });
-    assert.match(await textOf(reply), /Deleted Draft launch email/);
+    assert.match(await textOf(reply), /Deleted “Draft launch email”/);
     assert.deepEqual(errors, []);
     await page.close();
   });
