@@ -96,6 +96,7 @@ const STOP = new Set(
 const GENERIC = new Set(
   'something anything stuff product products item items thing things one ones some few several bunch lot lots load loads many more plenty exactly board list page cart basket bag column shop store site order orders entry entries'.split(' '),
 );
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'last'];
 const VAGUE = /\b(?:some|a few|few|several|a bunch|bunch|lots|a lot|many|more|plenty|loads)\b/i;
 
 const BUILTIN = new Set(['read_page', 'fill_field', 'click_element', 'select_option', 'scroll_to', 'navigate']);
@@ -427,6 +428,14 @@ function resolve(candidates: Entity[], clause: string, exclude: Iterable<string>
     return wanted.every((w) => ew.some((x) => sameWord(x, w)));
   });
   if (matches.length === 1) return { kind: 'one', entity: matches[0], matches, near: [], wanted: wantedText };
+  // "the first task", "the last one": a position in the list as the page lists it.
+  const ordinal = ORDINALS.findIndex((o) => wanted.includes(o));
+  const rest = wanted.filter((w) => !ORDINALS.includes(w));
+  if (ordinal >= 0 && rest.length === 0 && candidates.length > 0) {
+    const index = ORDINALS[ordinal] === 'last' ? candidates.length - 1 : ordinal;
+    const entity = candidates[index];
+    if (entity) return { kind: 'one', entity, matches: [entity], near: [], wanted: wantedText };
+  }
   if (matches.length > 1) {
     // "the blue mug" when there is a "Blue mug" and a "Blue mug lid": an exact label wins.
     const exact = matches.filter((e) => {
@@ -521,7 +530,7 @@ function objectPhrase(clause: string, tool: ToolView, otherValues: string[]): st
     }
     const nounAlt = tool.nouns.map((n) => `${escapeRe(n)}s?`).join('|');
     // Drop "a task", "a new task for", "to the board", "on the list"…
-    if (nounAlt) text = text.replace(new RegExp(`^(?:(?:a|an|the|new|another|one|some)\\s+)*(?:${nounAlt})\\b\\s*`, 'i'), '');
+    if (nounAlt) text = text.replace(new RegExp(`^(?:(?:a|an|the|new|another|one|some|two|three|four|five|several|\\d+)\\s+)*(?:${nounAlt})\\b\\s*`, 'i'), '');
     text = text.replace(/^(?:(?:for|about|to|of|on|with|:|-)\s*)+/i, '');
     text = text.replace(/\s+(?:to|on|in|onto|into)\s+(?:the|my|our)\s+(?:board|list|page|cart|basket|todo list|to-do list)\b.*$/i, '');
   }
@@ -622,6 +631,12 @@ function planToolCall(tool: ToolView, clause: string, entities: Entity[]): Claus
         }
       }
     }
+  }
+  // "add 'Buy milk' and 'Call mum'": one call per quoted title.
+  const quoted = [...clause.matchAll(/["“‘]([^"”’]{1,120})["”’]|(?<![\p{L}])'([^']{1,120})'(?![\p{L}])/gu)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
+  const textKey = Object.keys(args).find((k) => args[k] === quoted[0] && textKeys.includes(k));
+  if (quoted.length > 1 && textKey && !ent) {
+    return { kind: 'calls', calls: quoted.map((q) => ({ name: tool.name, arguments: { ...args, [textKey]: q }, action: tool.action, subject: q })) };
   }
   return { kind: 'calls', calls: [{ name: tool.name, arguments: args, action: tool.action, subject }] };
 }
@@ -729,6 +744,20 @@ function planSeveralPurchases(clause: string, tools: ToolView[], entities: Entit
     }
   }
   return { kind: 'calls', calls: checkout ? [...calls, checkout] : calls };
+}
+
+/** "add 5, then 3 more": a clause with no verb takes the previous clause's. */
+function withCarriedVerbs(clauses: string[]): string[] {
+  let verb = '';
+  return clauses.map((clause) => {
+    const action = clauseActionOf(clause);
+    if (action !== undefined) {
+      verb = /^(?:please\s+)?([\p{L}'’]+(?:\s+(?:up|down|out|rid\s+of|away|off))?)/iu.exec(clause)?.[1] ?? '';
+      if (firstAction(verb) === undefined) verb = '';
+      return clause;
+    }
+    return verb && !/\?\s*$/.test(clause) ? `${verb} ${clause}` : clause;
+  });
 }
 
 /** One clause against the page's own tools. */
@@ -1091,6 +1120,11 @@ function sentenceFor(call: PlannedCall, result: Record<string, unknown>, tool: T
     if (action === 'decrease') return `Took ${String(by ?? 1)} off the ${noun}: it is now ${String(value)}.`;
     return `${tool ? tool.title : 'Updated'}: the ${noun} is now ${String(value)}.`;
   }
+  if (action === 'increase' || action === 'decrease') {
+    const by = Object.values(call.arguments).find((v) => typeof v === 'number') ?? 1;
+    const noun = safeLabel(tool?.nouns.join(' ') || 'total', 40);
+    return action === 'increase' ? `Added ${String(by)} to the ${noun}.` : `Took ${String(by)} off the ${noun}.`;
+  }
   if (action === 'fill') return `Filled “${safeLabel(call.subject || label, 60)}” with “${safeLabel(call.arguments['value'], 60)}”.`;
   if (action === 'select') {
     const [option, field] = call.subject.split('|');
@@ -1235,7 +1269,7 @@ function decideWithPageTools(request: string, tools: ToolView[], entities: Entit
   const stop = stopped(done, describe, sentence);
   if (stop) return { kind: 'text', text: stop };
 
-  const plans = clauses.map((c) => planClause(c, tools, entities));
+  const plans = withCarriedVerbs(clauses).map((c) => planClause(c, tools, entities));
   const summary = (): string =>
     done.map((d) => sentence(d) + (toolByName.get(d.call.name)?.action === 'list' ? listFromResult(d.result.value) : '')).join(' ') || 'Done.';
 

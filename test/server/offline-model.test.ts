@@ -313,6 +313,7 @@ describe('OfflineModel never acts on a guess', () => {
     ['take 2 off the counter', counterTools, JSON.stringify({ counter: 5 }), /can't/],
     ['add -3 to the counter', counterTools, JSON.stringify({ counter: 0 }), /at least 1/],
     ['wipe both tasks', board, boardState, /one task at a time/],
+    ['add 3 tasks', board, boardState, /called\?/],
   ];
   for (const [request, tools, context, expected] of questions) {
     it(`"${request}" → a question or an explanation, no call`, () => assert.match(ask(request, tools, context), expected));
@@ -333,6 +334,10 @@ describe('OfflineModel never acts on a guess', () => {
     ['throw away the venue task', board, boardState, [{ name: 'delete_task', args: { task_id: 't2' } }]],
     ['I need a new task: write the press release', board, boardState, [{ name: 'add_task', args: { title: 'Write the press release' } }]],
     ['bump it by eight', counterTools, JSON.stringify({ counter: 0 }), [{ name: 'increment_counter', args: { by: 8 } }]],
+    ['add 5, then 3 more', counterTools, JSON.stringify({ counter: 0 }), [{ name: 'increment_counter', args: { by: 5 } }, { name: 'increment_counter', args: { by: 3 } }]],
+    ['delete the first task', board, boardState, [{ name: 'delete_task', args: { task_id: 't1' } }]],
+    ['remove the last one', board, boardState, [{ name: 'delete_task', args: { task_id: 't2' } }]],
+    ["add 'Buy milk' and 'Call mum'", board, boardState, [{ name: 'add_task', args: { title: 'Buy milk' } }, { name: 'add_task', args: { title: 'Call mum' } }]],
   ];
   for (const [request, tools, context, expected] of acts) {
     it(`"${request}" → ${expected.map((c) => c.name).join(', ')}`, () => {
