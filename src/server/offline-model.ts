@@ -1182,9 +1182,9 @@ interface DoneCall {
 function currentRequest(messages: WaveMessage[], lastUser: number): string {
   const message = messages[lastUser];
   const text = message?.role === 'user' && typeof message.content === 'string' ? message.content.trim() : '';
-  if (!text || actionsIn(text).some((a) => a !== 'list') || /\?\s*$/.test(text)) return text;
+  if (!text || actionsIn(text).some((a) => a !== 'list') || /\?\s*$/.test(text) || /^(?:no|nope|nah|cancel|never\s*mind|forget\s+(?:it|that)|stop)\b/i.test(text)) return text;
   const asked = messages[lastUser - 1];
-  if (asked?.role !== 'assistant' || typeof asked.content !== 'string' || !/\?\s*$/.test(asked.content.trim())) return text;
+  if (asked?.role !== 'assistant' || typeof asked.content !== 'string' || !/\?/.test(asked.content)) return text;
   for (let i = lastUser - 2; i >= 0; i--) {
     const m = messages[i];
     if (m?.role === 'user' && typeof m.content === 'string') return `${m.content.trim().replace(/[.!?]+$/, '')} ${text}`;
@@ -1205,6 +1205,9 @@ function decide(input: ProviderStepInput): OfflineDecision {
   }
   const request = currentRequest(messages, lastUser);
   if (!request) return { kind: 'text', text: offlineIntro(tools) };
+  if (/^(?:no|nope|nah|cancel|never\s*mind|forget\s+(?:it|that)|stop|don'?t)\b[\s.!]*$/i.test(request)) {
+    return { kind: 'text', text: "All right, I won't do anything. Nothing was changed." };
+  }
 
   const after = messages.slice(lastUser + 1);
   const results = after.filter((m): m is Extract<WaveMessage, { role: 'tool' }> => m.role === 'tool').map(readResult);

@@ -68,25 +68,27 @@ const table: Array<[string, Scenario]> = [
     answers: ['confirm'],
     navigatesTo: /contact\.html\?name=Ada\+Lovelace/,
     calls: [read, { name: 'fill_field', argsLike: { value: 'Ada Lovelace' } }, { name: 'click_element' }],
-    confirmations: [/./],
+    confirmedTools: ['click_element'],
     state: [['new URLSearchParams(location.search).get("name")', 'Ada Lovelace'], ['new URLSearchParams(location.search).has("newsletter")', false]],
   }],
   ['fill and send, then cancel the send', {
     say: 'put Ada Lovelace in the name field and submit it',
     answers: ['cancel'],
     calls: [read, { name: 'fill_field', argsLike: { value: 'Ada Lovelace' } }, { name: 'click_element' }],
+    confirmedTools: ['click_element'],
     reply: /cancel/i,
     state: [[field('name'), 'Ada Lovelace'], ['location.search', ''], [newsletter, false]],
   }],
   ['the page\'s two suggestions in a row, word for word', {
     say: [{ say: 'fill in the contact form with the name Ada Lovelace' }, { say: 'send the form', answers: ['confirm'], navigatesTo: /name=Ada\+Lovelace/ }],
     calls: [read, { name: 'fill_field', argsLike: { value: 'Ada Lovelace' } }, read, { name: 'click_element' }],
-    confirmations: [/./],
+    confirmedTools: ['click_element'],
     state: [['new URLSearchParams(location.search).get("name")', 'Ada Lovelace'], ['new URLSearchParams(location.search).has("newsletter")', false]],
   }],
   ['fill, then send in a second message', {
     say: [{ say: 'put Alan Turing in the name field' }, { say: 'send it', answers: ['confirm'], navigatesTo: /name=Alan\+Turing/ }],
     calls: [read, { name: 'fill_field', argsLike: { value: 'Alan Turing' } }, read, { name: 'click_element' }],
+    confirmedTools: ['click_element'],
     state: [['new URLSearchParams(location.search).get("name")', 'Alan Turing']],
   }],
   ['pick a topic by its text', {
@@ -102,6 +104,7 @@ const table: Array<[string, Scenario]> = [
   ['the newsletter only when asked', {
     say: 'sign me up for the newsletter',
     calls: [read, { name: 'click_element' }],
+    confirmedTools: [],
     state: [[newsletter, true], ['location.search', '']],
   }],
   ['"tick the newsletter box"', {
@@ -120,6 +123,7 @@ const table: Array<[string, Scenario]> = [
     answers: ['confirm'],
     navigatesTo: /\/shop\.html$/,
     calls: [read, { name: 'navigate', args: { url: '/shop.html' } }],
+    confirmedTools: ['navigate'],
     state: [['location.pathname', '/shop.html']],
   }],
 ];

@@ -35,6 +35,8 @@ export interface Scenario {
   calls: ExpectedCall[];
   /** Labels of the confirmation chips shown, in order (each a pattern). */
   confirmations?: RegExp[];
+  /** The tools whose calls asked for confirmation, in order. */
+  confirmedTools?: string[];
   /** The last reply (ignored when the page navigated away). */
   reply?: RegExp;
   /** Reply must not match. */
@@ -172,6 +174,7 @@ export async function runScenario(browser: Browser, baseUrl: string, path: strin
       assert.equal(labels.length, scenario.confirmations.length, `${label}: confirmations ${JSON.stringify(labels)}`);
       scenario.confirmations.forEach((re, i) => assert.match(labels[i]!, re, `${label}: confirmation ${i + 1}`));
     }
+    if (scenario.confirmedTools) assert.deepEqual(rec.confirmations.map((c) => c.tool), scenario.confirmedTools, `${label}: tools that asked first`);
     if (!left && scenario.reply) assert.match(rec.replies.at(-1) ?? '', scenario.reply, `${label}: reply`);
     if (!left && scenario.replyNot) assert.doesNotMatch(rec.replies.at(-1) ?? '', scenario.replyNot, `${label}: reply`);
     for (const [expression, expected] of scenario.state ?? []) {

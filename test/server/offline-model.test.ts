@@ -355,6 +355,17 @@ describe('OfflineModel never acts on a guess', () => {
     assert.deepEqual(second.kind === 'tool_call' && [second.name, second.arguments], ['delete_task', { task_id: 't2' }]);
   });
 
+  it('takes "never mind" after its question as a no', () => {
+    const decision = decideOfflineStep(
+      input([{ role: 'user', content: 'buy some notebooks' }, { role: 'assistant', content: 'How many Dotted notebooks should I buy? Give me a number.' }, { role: 'user', content: 'never mind' }], demoShop, demoShopState()),
+    );
+    assert.deepEqual(decision, { kind: 'text', text: "All right, I won't do anything. Nothing was changed." });
+    const five = decideOfflineStep(
+      input([{ role: 'user', content: 'buy some notebooks' }, { role: 'assistant', content: 'How many Dotted notebooks should I buy? Give me a number.' }, { role: 'user', content: '5' }], demoShop, demoShopState()),
+    );
+    assert.deepEqual(five.kind === 'tool_call' && [five.name, five.arguments], ['add_to_cart', { sku: 'notebook', quantity: 5 }]);
+  });
+
   it('does not ask again once its own call changed the page state', () => {
     const messages: WaveMessage[] = [
       { role: 'user', content: 'delete my order' },
