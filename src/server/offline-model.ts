@@ -85,7 +85,7 @@ const BASE: Readonly<Record<Action, string>> = {
 };
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, single: 1, two: 2, couple: 2, pair: 2, three: 3, four: 4, five: 5, six: 6, seven: 7,
+  hundred: 100, thousand: 1000, zero: 0, one: 1, single: 1, two: 2, couple: 2, pair: 2, three: 3, four: 4, five: 5, six: 6, seven: 7,
   eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, dozen: 12, fifteen: 15, twenty: 20,
 };
 
@@ -96,6 +96,7 @@ const STOP = new Set(
 const GENERIC = new Set(
   'something anything stuff product products item items thing things one ones some few several bunch lot lots load loads many more plenty exactly board list page cart basket bag column shop store site order orders entry entries'.split(' '),
 );
+const KEEP_IN_TITLE = new Set(['schedule', 'book', 'post', 'register', 'write', 'order', 'buy', 'call', 'send', 'start', 'finish', 'complete', 'open', 'check']);
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'last'];
 const VAGUE = /\b(?:some|a few|few|several|a bunch|bunch|lots|a lot|many|more|plenty|loads)\b/i;
 
@@ -351,7 +352,7 @@ function rankTools(tools: ToolView[], clause: string): Array<{ tool: ToolView; s
 
 function numbersIn(clause: string): number[] {
   const out: number[] = [];
-  for (const m of clause.matchAll(/(?<![\p{L}\d.:])(-?\d+(?:\.\d+)?)(?![\p{L}\d:])|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|dozen|couple|pair|single)\b/giu)) {
+  for (const m of clause.matchAll(/(?<![\p{L}\d.:])(-?\d+(?:\.\d+)?)(?![\p{L}\d:])|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|dozen|couple|pair|single|hundred|thousand|half)\b/giu)) {
     if (m[1] !== undefined) out.push(Number(m[1]));
     else if (m[2] !== undefined) {
       const word = m[2].toLowerCase();
@@ -359,6 +360,15 @@ function numbersIn(clause: string): number[] {
       if (word === 'one') {
         const prev = words(clause.slice(0, m.index)).at(-1);
         if (prev !== undefined && !isVerbWord(prev) && !['just', 'only', 'exactly', 'by', 'of', 'and', 'me', 'us', 'to', 'add', 'want', 'need', 'take', 'get'].includes(prev)) continue;
+      }
+      if (word === 'half') {
+        out.push(0.5);
+        continue;
+      }
+      // "three hundred", "a thousand": a multiplier of the number before it, or of one.
+      if ((word === 'hundred' || word === 'thousand') && out.length > 0 && /\s$/.test(clause.slice(0, m.index)) && NUMBER_WORDS[words(clause.slice(0, m.index)).at(-1) ?? ''] !== undefined) {
+        out.push(out.pop()! * NUMBER_WORDS[word]!);
+        continue;
       }
       out.push(NUMBER_WORDS[word] ?? 0);
     }
@@ -520,6 +530,14 @@ function objectPhrase(clause: string, tool: ToolView, otherValues: string[]): st
       let stripped = false;
       for (const s of [...synonyms].sort((a, b) => b.length - a.length)) {
         const re = new RegExp(`^${escapeRe(s).replace(/\s+/g, '\\s+')}\\b\\s*`, 'i');
+        // "schedule a meeting with Sam": a verb that is part of what to add stays in the title.
+        if (KEEP_IN_TITLE.has(s) && s !== tool.name.split('_')[0]) {
+          if (re.test(text)) {
+            stripped = true;
+            break;
+          }
+          continue;
+        }
         if (re.test(text)) {
           text = text.replace(re, '');
           stripped = true;
@@ -598,7 +616,8 @@ function planToolCall(tool: ToolView, clause: string, entities: Entity[]): Claus
       if (n !== undefined) {
         const bad = outOfRange(n, schema, what);
         if (bad) return { kind: 'ask', text: bad };
-        args[key] = type === 'integer' ? Math.round(n) : n;
+        if (type === 'integer' && !Number.isInteger(n)) return { kind: 'ask', text: `${capitalise(what)} has to be a whole number; you asked for ${n}. How many exactly?` };
+        args[key] = n;
       } else if (VAGUE.test(clause) && QTY_PARAM.test(key)) {
         return { kind: 'ask', text: `How many exactly${subject ? ` (${safeLabel(subject, 40)})` : ''}? Give me a number.` };
       } else if (schema['default'] !== undefined) args[key] = schema['default'];
@@ -698,6 +717,7 @@ function planPurchase(clause: string, tools: ToolView[], entities: Entity[]): Cl
   const product = res.entity;
   if (qty === undefined && VAGUE.test(clause)) return { kind: 'ask', text: `How many ${plural(safeLabel(product.label, 40))} should I ${cartOnly ? 'add' : 'buy'}? Give me a number.` };
   const count = qty ?? 1;
+  if (!Number.isInteger(count)) return { kind: 'ask', text: `I can only buy whole items; you asked for ${count}. How many ${plural(safeLabel(product.label, 40))} should it be?` };
   const withQuantity = (tool: ToolView): ClausePlan => {
     const p = entityParam(tool, entities)!;
     const args: Record<string, unknown> = { [p.key]: String(product.id) };
@@ -799,6 +819,11 @@ function planClause(rawClause: string, tools: ToolView[], entities: Entity[]): C
   }
   const ranked = rankTools(tools.filter((t) => !(t.action === 'buy' && clauseAction !== 'buy' && !cart)), clause);
   const best = ranked[0];
+  if ((!best || best.score < 3) && (clauseAction === 'create' || clauseAction === 'fill')) {
+    // "add the notebook" in a shop with no other way to add: it goes in the cart.
+    const toCart = planPurchase(`${clause} to the cart`, tools, entities);
+    if (toCart?.kind === 'calls') return toCart;
+  }
   if (!best || best.score < 3) {
     // A question, or a request no tool does ("mark the venue task as done" with no such tool).
     return clauseAction && clauseAction !== 'list' ? { kind: 'none', cannot: clauseAction } : { kind: 'none' };

@@ -314,6 +314,8 @@ describe('OfflineModel never acts on a guess', () => {
     ['add -3 to the counter', counterTools, JSON.stringify({ counter: 0 }), /at least 1/],
     ['wipe both tasks', board, boardState, /one task at a time/],
     ['add 3 tasks', board, boardState, /called\?/],
+    ['buy 2.5 mugs', demoShop, demoShopState(), /whole items/],
+    ['add 2.5 to the counter', counterTools, JSON.stringify({ counter: 0 }), /whole number/],
   ];
   for (const [request, tools, context, expected] of questions) {
     it(`"${request}" → a question or an explanation, no call`, () => assert.match(ask(request, tools, context), expected));
@@ -335,6 +337,9 @@ describe('OfflineModel never acts on a guess', () => {
     ['I need a new task: write the press release', board, boardState, [{ name: 'add_task', args: { title: 'Write the press release' } }]],
     ['bump it by eight', counterTools, JSON.stringify({ counter: 0 }), [{ name: 'increment_counter', args: { by: 8 } }]],
     ['add 5, then 3 more', counterTools, JSON.stringify({ counter: 0 }), [{ name: 'increment_counter', args: { by: 5 } }, { name: 'increment_counter', args: { by: 3 } }]],
+    ['add a thousand', counterTools, JSON.stringify({ counter: 0 }), [{ name: 'increment_counter', args: { by: 1000 } }]],
+    ['schedule a meeting with Sam', board, boardState, [{ name: 'add_task', args: { title: 'Schedule a meeting with Sam' } }]],
+    ['add the notebook', demoShop, demoShopState(), [{ name: 'add_to_cart', args: { sku: 'notebook', quantity: 1 } }]],
     ['delete the first task', board, boardState, [{ name: 'delete_task', args: { task_id: 't1' } }]],
     ['remove the last one', board, boardState, [{ name: 'delete_task', args: { task_id: 't2' } }]],
     ["add 'Buy milk' and 'Call mum'", board, boardState, [{ name: 'add_task', args: { title: 'Buy milk' } }, { name: 'add_task', args: { title: 'Call mum' } }]],
