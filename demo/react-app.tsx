@@ -12,6 +12,12 @@ interface Item {
 
 let nextId = 3;
 
+// The arguments of each tool's latest call, so a confirmLabel getter can name its target.
+const requested: Record<string, Record<string, unknown> | undefined> = {};
+document.addEventListener('wave-tool-call-requested', (event) => {
+  requested[event.detail.name] = event.detail.args as Record<string, unknown>;
+});
+
 function PackingList() {
   const [items, setItems] = useState<Item[]>([
     { id: 'i1', title: 'Passport', packed: false },
@@ -45,7 +51,11 @@ function PackingList() {
     description: 'Remove an item from the packing list.',
     parameters: { type: 'object', properties: { item_id: { type: 'string' } }, required: ['item_id'] },
     confirm: true,
-    confirmLabel: 'Remove this item from the list?',
+    // Read when the chip is shown: name the item this call would remove.
+    get confirmLabel() {
+      const item = items.find((i) => i.id === requested['remove_item']?.['item_id']);
+      return item ? `Remove “${item.title}” from the list?` : 'Remove this item from the list?';
+    },
     handler: ({ item_id }: { item_id: string }) => {
       if (!items.some((i) => i.id === item_id)) return { success: false, error: `No item ${item_id}` };
       setItems(items.filter((i) => i.id !== item_id));

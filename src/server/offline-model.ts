@@ -339,7 +339,7 @@ function scoreTool(tool: ToolView, clause: string, clauseAction: Action | undefi
   // A verb the model has no synonym for, said as the tool's own ("play Let It Be" → play_song).
   const lead = words(clause.replace(/^(?:please|now|could you|can you|would you)\s+/i, ''))[0];
   const toolVerb = tool.name.split('_')[0]?.toLowerCase();
-  if (tool.action === undefined && lead !== undefined && lead === toolVerb) score += 4;
+  if ((tool.action === undefined || clauseAction === undefined) && lead !== undefined && lead === toolVerb) score += 4;
   for (const w of tool.nameWords) if (cw.some((c) => sameWord(c, w))) score += 2;
   for (const w of new Set(tool.descWords)) if (cw.some((c) => sameWord(c, w))) score += 0.5;
   return score;
@@ -767,10 +767,16 @@ function planSeveralPurchases(clause: string, tools: ToolView[], entities: Entit
 }
 
 /** "add 5, then 3 more": a clause with no verb takes the previous clause's. */
-function withCarriedVerbs(clauses: string[]): string[] {
+function withCarriedVerbs(clauses: string[], tools: ToolView[]): string[] {
   let verb = '';
+  const toolVerbs = new Set(tools.map((t) => t.name.split('_')[0]?.toLowerCase()));
   return clauses.map((clause) => {
     const action = clauseActionOf(clause);
+    const lead = words(clause.replace(/^(?:please|now|could you|can you|would you)\s+/i, ''))[0];
+    if (lead !== undefined && toolVerbs.has(lead)) {
+      verb = '';
+      return clause;
+    }
     if (action !== undefined) {
       verb = /^(?:please\s+)?([\p{L}'’]+(?:\s+(?:up|down|out|rid\s+of|away|off))?)/iu.exec(clause)?.[1] ?? '';
       if (firstAction(verb) === undefined) verb = '';
@@ -1297,7 +1303,7 @@ function decideWithPageTools(request: string, tools: ToolView[], entities: Entit
   const stop = stopped(done, describe, sentence);
   if (stop) return { kind: 'text', text: stop };
 
-  const plans = withCarriedVerbs(clauses).map((c) => planClause(c, tools, entities));
+  const plans = withCarriedVerbs(clauses, tools).map((c) => planClause(c, tools, entities));
   const summary = (): string =>
     done.map((d) => sentence(d) + (toolByName.get(d.call.name)?.action === 'list' ? listFromResult(d.result.value) : '')).join(' ') || 'Done.';
 

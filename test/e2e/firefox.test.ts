@@ -75,7 +75,7 @@ describe('Firefox: the task board demo', () => {
           ...((el.getAttribute('part') || '').split(' ').includes('assistant-message') ? [el.textContent] : []),
           ...(el.shadowRoot ? texts(el.shadowRoot) : []),
         ]);
-        return texts(document).some((t) => /Deleted Draft launch email/.test(t));
+        return texts(document).some((t) => /Deleted “Draft launch email”/.test(t));
       })()`,
       { timeout: 15_000 },
     );

@@ -325,6 +325,7 @@ describe('OfflineModel never acts on a guess', () => {
     ['play Let It Be', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's2' } }]],
     ['play yesterday once more', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's3' } }]],
     ['play Yesterday', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's1' } }]],
+    ['add Hey Jude, then play let it be', playlist, playlistState, [{ name: 'add_song', args: { title: 'Hey Jude' } }, { name: 'play_song', args: { song_id: 's2' } }]],
     ['3 mugs please', demoShop, demoShopState(), [{ name: 'add_to_cart', args: { sku: 'blue-mug', quantity: 3 } }, { name: 'checkout', args: {} }]],
     ['buy a mug and two notebooks', demoShop, demoShopState(), [
       { name: 'add_to_cart', args: { sku: 'blue-mug', quantity: 1 } },
