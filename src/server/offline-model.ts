@@ -1269,11 +1269,14 @@ function decide(input: ProviderStepInput): OfflineDecision {
 }
 
 /** Ends the turn early when a finished call was cancelled or failed. */
-function stopped(done: DoneCall[], describe: (d: DoneCall) => string, sentence: (d: DoneCall) => string): string | undefined {
+function stopped(done: DoneCall[], describe: (d: DoneCall) => string, sentence: (d: DoneCall) => string, hasMore: (i: number) => boolean): string | undefined {
   for (let i = 0; i < done.length; i++) {
     const d = done[i]!;
     const before = done.slice(0, i).map(sentence).filter(Boolean).join(' ');
-    if (isCancelled(d.result)) return [before, `You cancelled “${describe(d)}”, so I did not do it or anything after it.`].filter(Boolean).join(' ');
+    if (isCancelled(d.result)) {
+      const more = hasMore(i) ? ' or anything after it' : '';
+      return [before, `You cancelled the request to ${describe(d)}, so I did not do it${more}.`].filter(Boolean).join(' ');
+    }
     if (isFailure(d.result)) {
       const error = safeLabel(describeError(d.result.value['error'], { fallback: 'no reason given' }), 200) || 'no reason given';
       return [before, `I couldn't ${describe(d)}: “${error}”. Nothing after that was done.`].filter(Boolean).join(' ');
@@ -1294,16 +1297,27 @@ function decideWithPageTools(request: string, tools: ToolView[], entities: Entit
   };
   const describe = (d: DoneCall): string => {
     const tool = toolByName.get(d.call.name);
-    const target = Object.entries(d.call.arguments).find(([k]) => ID_PARAM.test(k))?.[1];
+    const target = Object.entries(d.call.arguments).find(([k]) => ID_PARAM.test(k) || Array.isArray(tool?.properties[k]?.['enum']))?.[1];
     const entity = target !== undefined ? entities.find((e) => String(e.id) === String(target)) : undefined;
     const verb = tool?.action ? BASE[tool.action] : 'run';
-    const what = entity ? ` “${safeLabel(entity.label, 60)}”` : tool ? ` (${tool.name.replace(/_/g, ' ')})` : '';
-    return `${verb}${what}`;
+    if (entity) return `${verb} “${safeLabel(entity.label, 60)}”`;
+    if (d.call.subject) return `${verb} “${safeLabel(d.call.subject, 60)}”`;
+    // "buy the cat sticker pack", "complete the checkout"
+    if (tool?.nouns.length) return `${verb} the ${safeLabel(tool.nouns.join(' '), 60)}`;
+    return `complete the ${safeLabel((tool?.name ?? d.call.name).replace(/_/g, ' '), 60)}`;
   };
-  const stop = stopped(done, describe, sentence);
+  const plans = withCarriedVerbs(clauses, tools).map((c) => planClause(c, tools, entities));
+  // Whether the plan had more calls after the i-th finished one.
+  const hasMore = (i: number): boolean => {
+    const k = done[i]?.clause;
+    if (k === undefined) return i < done.length - 1;
+    const nth = done.slice(0, i + 1).filter((d) => d.clause === k).length;
+    const here = plans[k];
+    return (here?.kind === 'calls' && here.calls.length > nth) || plans.slice(k + 1).some((p) => p.kind === 'calls' && p.calls.length > 0);
+  };
+  const stop = stopped(done, describe, sentence, hasMore);
   if (stop) return { kind: 'text', text: stop };
 
-  const plans = withCarriedVerbs(clauses, tools).map((c) => planClause(c, tools, entities));
   const summary = (): string =>
     done.map((d) => sentence(d) + (toolByName.get(d.call.name)?.action === 'list' ? listFromResult(d.result.value) : '')).join(' ') || 'Done.';
 
@@ -1379,7 +1393,7 @@ function decideWithBuiltins(request: string, tools: ToolView[], builtinNames: Se
   // Pair the finished calls (after read_page) with the plan, for their subjects.
   const later = done.slice(1).map((d, i) => ({ ...d, call: { ...d.call, action: calls[i]?.action ?? d.call.action, subject: calls[i]?.subject ?? '' } }));
   const describe = (d: DoneCall): string => `${d.call.action ? BASE[d.call.action] : 'run'} “${safeLabel((d.call.subject || d.call.name).split('|')[0], 60)}”`;
-  const stop = stopped(later, describe, sentence);
+  const stop = stopped(later, describe, sentence, (i) => i < calls.length - 1);
   if (stop) return { kind: 'text', text: stop };
   const next = calls[later.length];
   if (next) return { kind: 'tool_call', name: next.name, arguments: next.arguments };

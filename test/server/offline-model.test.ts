@@ -389,6 +389,15 @@ describe('OfflineModel never acts on a guess', () => {
     assert.equal(reply, 'Added 2 × Dotted notebook to the cart. Checked out: paid 90 credits.');
   });
 
+  it('says what was done and what failed, in the page\'s words', () => {
+    const failed = runChain('buy the blue mug', demoShop, demoShopState(), (name) =>
+      name === 'checkout' ? { success: false, error: 'Not enough credits: 20 left, 60 needed' } : { success: true },
+    );
+    assert.equal(failed.text, "Added 1 × Blue mug to the cart. I couldn't complete the checkout: “Not enough credits: 20 left, 60 needed”. Nothing after that was done.");
+    const cancelled = runChain('buy a cat sticker pack', demoShop, demoShopState(), () => ({ success: false, cancelled: true }));
+    assert.equal(cancelled.text, 'You cancelled the request to buy the cat sticker pack, so I did not do it.');
+  });
+
   describe('with the built-in page tools', () => {
     const outline = [
       '- heading(2) "Opening hours"',
