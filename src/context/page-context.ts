@@ -2,12 +2,11 @@
  * Ambient page state (SPEC §6): the snapshot a page hands over with `setContext`, kept as the
  * serialized text a request carries.
  */
+import { capText } from '../guard/cap.js';
 import { describeError } from '../util/describe-error.js';
 
 /** Client-side cap on the serialized snapshot (the server re-caps at 8,000). */
 export const CONTEXT_CLIENT_CAP = 12_000;
-
-const SUFFIX = '\u2026[truncated]';
 
 /** Options for {@link PageContext}. */
 export interface PageContextOptions {
@@ -76,11 +75,6 @@ export class PageContext {
 }
 
 function cap(text: string): string {
-  if (text.length <= CONTEXT_CLIENT_CAP) return text;
-  let head = text.slice(0, CONTEXT_CLIENT_CAP - SUFFIX.length);
-  // Do not leave half a surrogate pair at the cut.
-  const last = head.charCodeAt(head.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
-  return head + SUFFIX;
+  return capText(text, CONTEXT_CLIENT_CAP, { within: true });
 }
 

@@ -3,7 +3,7 @@
  * (page state, tool results, tool descriptions). The text inside can never open or
  * close a block: marker words and the nonce are defanged, look-alikes included.
  */
-import { foldText, sourceSpan } from './fold.js';
+import { foldText, sourceSpan, squeezeWhitespace } from './fold.js';
 import { REDACTION_MARKER } from './neutralize.js';
 
 /** What an envelope holds; shown to the model in the opening marker. */
@@ -22,8 +22,9 @@ export const DEFANGED_NONCE = '[nonce removed]';
 const OPEN = '<<wave-data';
 const CLOSE = '<<end-wave-data';
 
-// On folded text: "<<wave-data", "<<end-wave-data", "end-wave-data", "wave-data" (any case, any dash/underscore/space run).
-const MARKER_WORD = /(?:<\s*<\s*)?(?:end\s*[-_]?\s*)?wave\s*[-_]\s*data|<\s*<\s*(?:end\s*[-_]?\s*)?wave\s*[-_]?\s*data|end\s*[-_]?\s*wave\s*[-_\s]?\s*data/giu;
+// On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data", "wave-data"
+// (any case, look-alikes, invisibles, escapes and line breaks folded away).
+const MARKER_WORD = /<<(?:end[-_]?)?wave[-_]?data|end[-_]?wave[-_]?data|wave[-_]data/giu;
 
 /**
  * A fresh random nonce: 32 lowercase hex chars from `crypto.getRandomValues`.
@@ -63,7 +64,11 @@ export function defangEnvelopeText(text: string, nonce: string): string {
 }
 
 function defangOnce(text: string, nonce: string): string {
-  const folded = foldText(text, { latin: true });
+  const plain = foldText(text, { latin: true });
+  const squeezedText = plain.text.replace(/\s+/g, '');
+  MARKER_WORD.lastIndex = 0;
+  if (!MARKER_WORD.test(squeezedText) && (nonce.length === 0 || !squeezedText.toLowerCase().includes(nonce.toLowerCase()))) return text;
+  const folded = squeezeWhitespace(plain);
   const spans: Array<[number, number, string]> = [];
   MARKER_WORD.lastIndex = 0;
   for (let m = MARKER_WORD.exec(folded.text); m !== null; m = MARKER_WORD.exec(folded.text)) {

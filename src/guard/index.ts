@@ -9,3 +9,6 @@ export { INSTRUCTION_RULES, InstructionFamily } from './rules.js';
 export type { InstructionRule } from './rules.js';
 export { foldText } from './fold.js';
 export type { FoldedText } from './fold.js';
+export { neutralizeValue, neutralizeJsonText } from './structured.js';
+export { capText, guardText, guardResult, TRUNCATION_SUFFIX } from './truncate.js';
+export { correctKeyWords, keyWordFor } from './typos.js';

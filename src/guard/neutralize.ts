@@ -2,10 +2,11 @@
  * Neutralising instruction-like text in untrusted strings (tool descriptions, tool
  * results, page state) before a model reads them. Pure: no DOM, runs in browser and Node.
  */
-import { foldText, sourceSpan } from './fold.js';
+import { foldText, sourceSpan, squeezeWhitespace } from './fold.js';
 import type { FoldedText } from './fold.js';
 import { INSTRUCTION_RULES } from './rules.js';
 import type { InstructionFamily } from './rules.js';
+import { correctKeyWords } from './typos.js';
 
 /** What replaces a redacted span; visible to the model and to a human reading logs. */
 export const REDACTION_MARKER = '[redacted instruction-like text]';
@@ -34,7 +35,8 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   let native: FoldedText | undefined;
   const found: InstructionMatch[] = [];
   for (const rule of INSTRUCTION_RULES) {
-    const folded = rule.script === 'latin' ? (latin ??= foldText(text, { latin: true })) : (native ??= foldText(text, { latin: false }));
+    const folded =
+      rule.script === 'latin' ? (latin ??= correctKeyWords(foldText(text, { latin: true }))) : (native ??= foldText(text, { latin: false }));
     // Most text holds none of a rule's keywords: skip the costly pattern.
     if (rule.trigger !== undefined && !rule.trigger.test(folded.text)) continue;
     const pattern = rule.pattern;
@@ -50,7 +52,31 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
       if (end > start) found.push({ start, end, ruleId: rule.id, family: rule.family });
     }
   }
+  found.push(...markerSpans(text, latin));
   return mergeSpans(found);
+}
+
+// On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data", "wave-data".
+const MARKER_WORD = /<<(?:end[-_]?)?wave[-_]?data|end[-_]?wave[-_]?data|wave[-_]data/giu;
+
+/**
+ * Envelope marker words (SPEC §10: page text can never open or close a data block), found on the
+ * skeleton with whitespace removed, so no look-alike, invisible, escaped or split marker survives.
+ */
+function markerSpans(text: string, latin: FoldedText | undefined): InstructionMatch[] {
+  if (!/[wW]|[^\x00-\x7F]|\\|&/.test(text)) return [];
+  const folded = latin ?? foldText(text, { latin: true });
+  // Build the whitespace-free map only when a marker word is there to find.
+  MARKER_WORD.lastIndex = 0;
+  if (!MARKER_WORD.test(folded.text.replace(/\s+/g, ''))) return [];
+  const squeezed = squeezeWhitespace(folded);
+  const out: InstructionMatch[] = [];
+  MARKER_WORD.lastIndex = 0;
+  for (let m = MARKER_WORD.exec(squeezed.text); m !== null; m = MARKER_WORD.exec(squeezed.text)) {
+    const [start, end] = sourceSpan(squeezed, m.index, m.index + m[0].length);
+    if (end > start) out.push({ start, end, ruleId: 'envelope-marker', family: 'fence' });
+  }
+  return out;
 }
 
 function mergeSpans(spans: InstructionMatch[]): InstructionMatch[] {

@@ -20,7 +20,7 @@
 import { createNonce, envelope } from '../guard/envelope.js';
 import type { HostToolSchema } from '../tools/types.js';
 import type { WaveMessage, WaveRequest, WaveStreamEvent } from '../transport/protocol.js';
-import { buildSystemPrompt, capText, guardMessages, guardTools } from './prompt.js';
+import { buildSystemPrompt, guardMessages, guardPageState, guardTools } from './prompt.js';
 import type { ModelProvider, ProviderStepInput } from './providers/types.js';
 import { ProviderError } from './providers/types.js';
 import { FixedWindowLimiter } from './rate-limit.js';
@@ -213,14 +213,15 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
         const guarded = {
           ...voiceRequest,
           tools: guardTools(voiceRequest.tools, { allowedTools: site.allowedTools }),
-          context: voiceRequest.context === null ? null : capText(voiceRequest.context, maxContextChars),
+          context: guardPageState(voiceRequest.context, maxContextChars),
         };
         try {
           const session = await options.voiceBroker!.createSession(guarded, site, request.signal);
           entry.status = 200;
           entry.outcome = 'voice_session';
           log(entry, started);
-          return jsonResponse(200, session, cors);
+          // In voice the browser hands tool results to the provider itself: it caps them at the site's limit.
+          return jsonResponse(200, { ...session, maxResultChars: site.maxResultChars ?? maxResultChars }, cors);
         } catch (error) {
           if (error instanceof ProviderError) {
             throw new HttpError(error.retryable ? 503 : 502, error.code, error.message);
@@ -420,7 +421,7 @@ function echoName(name: string): string {
 async function* guardedStep(options: StreamStepOptions, signal: AbortSignal): AsyncGenerator<WaveStreamEvent> {
   const { request, site, provider } = options;
   const nonce = createNonce();
-  const context = request.context === null || request.context === '' ? null : capText(request.context, options.maxContextChars);
+  const context = guardPageState(request.context, options.maxContextChars);
   const tools: HostToolSchema[] = guardTools(request.tools, { allowedTools: site.allowedTools, nonce });
   const checker = new ToolCallChecker(tools);
   const input: ProviderStepInput = {

@@ -4,26 +4,18 @@
  */
 import { envelope, guardPreamble } from '../guard/envelope.js';
 import { neutralizeInstructions } from '../guard/neutralize.js';
+import { neutralizeValue } from '../guard/structured.js';
+import { capText, guardText, TRUNCATION_SUFFIX } from '../guard/truncate.js';
 import type { HostToolSchema, JsonSchema } from '../tools/types.js';
 import type { WaveMessage } from '../transport/protocol.js';
 
-export const TRUNCATION_SUFFIX = '…[truncated]';
+export { capText, TRUNCATION_SUFFIX };
 
 export const DEFAULT_INSTRUCTIONS =
   'You are a helpful assistant on this website. Answer the visitor briefly and plainly. ' +
   'When the visitor asks you to do something on the page, use the page tools you are offered; ' +
   'never claim an action happened unless its tool result says it succeeded. ' +
   'If the visitor cancels an action, do not retry it.';
-
-/**
- * Cuts `text` to `max` chars and marks the cut; shorter text is returned unchanged.
- *
- * @example
- * capText('abcdef', 3); // 'abc…[truncated]'
- */
-export function capText(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max) + TRUNCATION_SUFFIX;
-}
 
 /** Tools the site allows, in request order; `load_tools` is a mechanism, not an action, and always passes. */
 export function filterTools(tools: HostToolSchema[], allowedTools: readonly string[] | undefined): HostToolSchema[] {
@@ -32,23 +24,11 @@ export function filterTools(tools: HostToolSchema[], allowedTools: readonly stri
   return tools.filter((tool) => tool.name === 'load_tools' || allowed.has(tool.name));
 }
 
-/** Parameter descriptions are page text too: neutralise every `description` and `title` in the schema. */
-function neutralizeSchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(neutralizeSchema);
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    out[key] =
-      (key === 'description' || key === 'title') && typeof child === 'string'
-        ? neutralizeInstructions(child).text
-        : neutralizeSchema(child);
-  }
-  return out;
-}
-
 /**
- * Tool schemas as the model sees them: allow-listed, descriptions neutralised and enveloped.
- * With no nonce the descriptions are only neutralised (the voice broker frames them itself).
+ * Tool schemas as the model sees them: allow-listed; the description and every string and
+ * property name of the schema (`enum`, `const`, `default`, `examples`, `title`, `description`…,
+ * recursively) neutralised; the description enveloped. With no nonce the description is only
+ * neutralised (the voice broker frames it itself).
  *
  * @example
  * const offered = guardTools(request.tools, { allowedTools: site.allowedTools, nonce });
@@ -62,13 +42,25 @@ export function guardTools(
     return {
       ...tool,
       description: options.nonce ? envelope('tool_description', text, options.nonce) : text,
-      parameters: neutralizeSchema(tool.parameters) as JsonSchema,
+      parameters: neutralizeValue(tool.parameters).value as JsonSchema,
     };
   });
 }
 
 /**
- * The conversation with every tool result capped, neutralised and enveloped.
+ * Page state as the model may read it: neutralised (string by string when it is a JSON object),
+ * then capped (SPEC §6: 8,000 chars by default); null when there is none.
+ *
+ * @example
+ * const context = guardPageState(request.context, 8000);
+ */
+export function guardPageState(context: string | null, maxChars: number): string | null {
+  return context === null || context === '' ? null : guardText(context, maxChars);
+}
+
+/**
+ * The conversation with every tool result neutralised (each string of the JSON the widget sent,
+ * as the model reads it), then capped, then enveloped.
  *
  * @example
  * const messages = guardMessages(request.messages, { maxResultChars: 8000, nonce });
@@ -76,7 +68,7 @@ export function guardTools(
 export function guardMessages(messages: WaveMessage[], options: { maxResultChars: number; nonce: string }): WaveMessage[] {
   return messages.map((message) => {
     if (message.role !== 'tool') return message;
-    const text = neutralizeInstructions(capText(message.content, options.maxResultChars)).text;
+    const text = guardText(message.content, options.maxResultChars);
     return { ...message, content: envelope('tool_result', text, options.nonce) };
   });
 }

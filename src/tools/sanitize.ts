@@ -11,11 +11,12 @@
  * - at the root, `success` (then `error`) is placed first, so even a truncated preview starts
  *   with the outcome.
  */
+import { capText, TRUNCATION_SUFFIX } from '../guard/cap.js';
 import { ToolLimits, type SanitizedResult } from './types.js';
 import { describeError } from '../util/describe-error.js';
 
-/** Appended to every cut string (U+2026 + "[truncated]"). */
-export const TRUNCATION_SUFFIX = '\u2026[truncated]';
+/** Appended to every cut string (U+2026 + "[truncated]"), from the one truncation helper. */
+export { TRUNCATION_SUFFIX };
 /** The note on a salvaged (unserializable) result. */
 export const SALVAGE_NOTE = 'nested values were omitted: the result could not be serialized';
 /** The note on an oversize result. */
@@ -136,9 +137,7 @@ function wellFormed(text: string): string {
 
 /** Cuts at 2,000 chars with the suffix and replaces lone surrogates (a cut pair included). */
 export function cleanString(text: string): string {
-  return text.length > ToolLimits.maxStringChars
-    ? wellFormed(text.slice(0, ToolLimits.maxStringChars)) + TRUNCATION_SUFFIX
-    : wellFormed(text);
+  return wellFormed(capText(text, ToolLimits.maxStringChars));
 }
 
 function isObjectResult(value: unknown): value is Record<string, unknown> {

@@ -65,4 +65,6 @@ export interface VoiceSessionResponse {
   model: string;
   /** The opening context frame the engine sends first (instructions, page state, tools). */
   sessionConfig: Record<string, unknown>;
+  /** The site's cap on each tool result the browser sends to the provider (default 8,000 chars). */
+  maxResultChars?: number;
 }

@@ -5,6 +5,8 @@
 import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
 import { neutralizeInstructions } from '../guard/neutralize.js';
+import { neutralizeValue } from '../guard/structured.js';
+import { guardResult } from '../guard/truncate.js';
 import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
 import type { SanitizedResult, ToolCall } from '../tools/types.js';
 import { PROTOCOL_VERSION } from '../transport/protocol.js';
@@ -101,11 +103,11 @@ export const VOICE_RESULT_MAX_CHARS = 8000;
 
 /**
  * In voice the browser hands results to the provider itself, so it applies the server's result
- * guards here: instruction-like phrases neutralised, the text capped.
+ * guards here, in the same order: every string and key neutralised, then the text capped at the
+ * site's `maxResultChars` (sent with the session).
  */
-export function guardVoiceResult(result: SanitizedResult): string {
-  const text = neutralizeInstructions(JSON.stringify(result)).text;
-  return text.length > VOICE_RESULT_MAX_CHARS ? text.slice(0, VOICE_RESULT_MAX_CHARS) + '\u2026[truncated]' : text;
+export function guardVoiceResult(result: SanitizedResult, maxChars: number = VOICE_RESULT_MAX_CHARS): string {
+  return guardResult(result, maxChars);
 }
 
 /**
@@ -131,6 +133,8 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
   const partial = new Map<string, PartialCall>();
   const assistantText = new Map<string, string>();
   let removeAbort: (() => void) | null = null;
+  // The site's result cap, as the wave server sent it with the session.
+  let resultCap = VOICE_RESULT_MAX_CHARS;
 
   const setState = (next: VoiceState) => {
     if (state === next) return;
@@ -210,10 +214,12 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     if (name === LOAD_TOOLS_NAME && result['success'] !== false && opts.toolsAfterLoad) {
       // Deferral in voice: the loaded schemas join the session before the model answers (SPEC §7).
       // The browser sends this frame itself, so it applies the server's description guard here too.
-      const tools = opts.toolsAfterLoad().map((t) => ({ ...t, description: neutralizeInstructions(t.description).text }));
+      const tools = opts
+        .toolsAfterLoad()
+        .map((t) => ({ ...t, description: neutralizeInstructions(t.description).text, parameters: neutralizeValue(t.parameters).value }));
       send({ type: 'session.update', session: { type: 'realtime', tools: toRealtimeTools(tools) } });
     }
-    send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: guardVoiceResult(result) } });
+    send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: guardVoiceResult(result, resultCap) } });
     outputsWaiting = true;
     maybeCreateResponse();
   };
@@ -366,6 +372,7 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       let session: VoiceSessionResponse;
       try {
         session = await options.createSession({ tools: startOptions.tools, context: startOptions.context, signal });
+        if (typeof session.maxResultChars === 'number' && session.maxResultChars >= 1) resultCap = Math.floor(session.maxResultChars);
         if (isOver()) throw signal.reason ?? new Error('voice ended');
         await new Promise<void>((resolve, reject) => {
           const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as unknown as WebSocketConstructorLike);

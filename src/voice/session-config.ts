@@ -2,6 +2,7 @@
  * The realtime session's opening context frame (SPEC §6, §9): instructions, page state framed as
  * data, and the tool schemas. Built by the wave server's broker; pure, so it runs on any runtime.
  */
+import { capText } from '../guard/cap.js';
 import type { HostToolSchema } from '../tools/types.js';
 
 /** Server-side cap on page state (SPEC §6). */
@@ -36,7 +37,7 @@ export interface RealtimeSessionConfigOptions {
 
 /** Caps page state at 8,000 chars, suffixing `…[truncated]` (SPEC §6). */
 export function capVoiceContext(context: string): string {
-  return context.length > VOICE_CONTEXT_MAX_CHARS ? `${context.slice(0, VOICE_CONTEXT_MAX_CHARS)}…[truncated]` : context;
+  return capText(context, VOICE_CONTEXT_MAX_CHARS);
 }
 
 function randomNonce(): string {

@@ -1,11 +1,13 @@
 /**
  * Guard benchmark: neutralise throughput (MB/s) on realistic inputs and per-family
  * neutralisation / false-positive figures over the corpora in test/corpora.
- * Run: node --import tsx test/bench/guard.bench.ts
+ * and the adversarial generator's figures through the real server (issue 10), per family,
+ * mutation and position. Run: npm run bench -- guard (or node --import tsx test/bench/guard.bench.ts)
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createNonce, envelope, neutralizeInstructions } from '../../src/guard/index.js';
+import { runAdversarial } from '../server/guard-adversarial.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, CORPORA), 'utf8');
@@ -76,3 +78,21 @@ for (const [name, list] of [['bfcl-tool-docs', bfcl], ['notinject', notinject], 
   const altered = list.filter((t) => neutralizeInstructions(t).changed).length;
   console.log(`${name.padEnd(62)} ${String(altered).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * altered) / list.length).toFixed(2)}%`);
 }
+
+// The generator through the real wave handler over HTTP to a fake OpenAI-compatible upstream.
+const seed = Number(process.env['GUARD_SEED'] ?? 20261130);
+const started = performance.now();
+const run = await runAdversarial({ attackRuns: 1500, benignRuns: 600, escapeRuns: 600, seed });
+console.log(`\n# adversarial variants through the server (seed ${seed}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+console.log('\n## attacks with an explicit override phrase, fully neutralised: per position and family');
+for (const line of run.neutralised.lines()) console.log(line);
+console.log('\n## same, per position and mutation');
+for (const line of run.byMutation.lines()) console.log(line);
+console.log('\n## benign texts altered, per position and corpus (corpus lines plus generated wrappings)');
+for (const line of run.benignAltered.lines()) console.log(line);
+console.log('\n## variants whose numbers, prices, URLs or currency signs changed');
+for (const line of run.protectedChanged.lines()) console.log(line);
+console.log('\n## envelope escapes (forged look-alike markers that survived)');
+for (const line of run.escapes.lines()) console.log(line);
+console.log('\n## some attacks that got through');
+for (const line of run.misses.slice(0, 20)) console.log(`  ${line}`);

@@ -1,0 +1,106 @@
+/**
+ * Tolerant matching of the key words of an override: a word one edit away (insertion,
+ * deletion, substitution, adjacent transposition) from a key word reads as that key word, so
+ * "Ignore your previous iunstructions" meets the same rules as the correct spelling. Real
+ * English words that happen to be one edit away ("forgot", "ignored", "systems") are left alone.
+ */
+import { refold } from './fold.js';
+import type { FoldedText } from './fold.js';
+
+/** The words override phrases are built from (all at least six letters: short words stay exact). */
+const KEY_WORDS = [
+  'ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'bypass', 'override', 'overlook',
+  'instructions', 'instruction', 'previous', 'previously', 'directives', 'directive', 'directions', 'guidelines',
+  'restrictions', 'commands', 'administrator', 'developer', 'assistant', 'system', 'prompts', 'prompt',
+  'earlier', 'preceding', 'regardless', 'everything', 'circumvent', 'message',
+];
+
+/** Real words one edit from a key word: never "corrected". */
+const REAL_WORDS = new Set([
+  'forgot', 'forge', 'forged', 'forger', 'forgets', 'ignored', 'ignores', 'ignorer', 'signore', 'systems', 'developed',
+  'develops', 'developers', 'overrides', 'overrode', 'overlooks', 'bypassed', 'commando', 'commandos', 'commend',
+  'commends', 'messages', 'massage', 'messaged', 'messager', 'prompted', 'prompter', 'promptly', 'assistants',
+  'instructor', 'directly', 'director', 'direction', 'directive', 'preceding', 'proceeding', 'receding', 'earliest',
+  'guideline', 'restriction', 'previews', 'disregards', 'overlooked', 'forgetful', 'instructing',
+  'instructed', 'everythings', 'circumvents', 'systemic', 'sister',
+]);
+
+const KEYS = new Set(KEY_WORDS);
+
+// One edit leaves either the first two or the last two letters of a 5+ letter word intact:
+// index the key words by both, and compare only with those.
+const BY_PREFIX = new Map<string, string[]>();
+const BY_SUFFIX = new Map<string, string[]>();
+for (const key of KEY_WORDS) {
+  for (const [map, part] of [[BY_PREFIX, key.slice(0, 2)], [BY_SUFFIX, key.slice(-2)]] as const) {
+    const list = map.get(part) ?? [];
+    list.push(key);
+    map.set(part, list);
+  }
+}
+
+/** Optimal string alignment distance, stopping early above 1. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === a.length && i === b.length) return true;
+  const rest = (x: string, y: string) => x === y;
+  if (a.length === b.length) {
+    if (rest(a.slice(i + 1), b.slice(i + 1))) return true; // substitution
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a.slice(i + 2), b.slice(i + 2)); // transposition
+  }
+  return a.length > b.length ? rest(a.slice(i + 1), b.slice(i)) : rest(a.slice(i), b.slice(i + 1));
+}
+
+// Words repeat: remember recent answers (bounded).
+const memo = new Map<string, string | null>();
+const MEMO_MAX = 20_000;
+
+/** The key word `word` is a one-edit misspelling of, or null. */
+export function keyWordFor(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (lower.length < 5 || KEYS.has(lower) || REAL_WORDS.has(lower)) return null;
+  const known = memo.get(lower);
+  if (known !== undefined) return known;
+  let found: string | null = null;
+  for (const key of [...(BY_PREFIX.get(lower.slice(0, 2)) ?? []), ...(BY_SUFFIX.get(lower.slice(-2)) ?? [])]) {
+    if (withinOneEdit(lower, key)) {
+      found = key;
+      break;
+    }
+  }
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(lower, found);
+  return found;
+}
+
+/**
+ * The folded text with one-edit misspellings of key words replaced by the key word (upper case
+ * kept for an all-capitals word); the same object when nothing was misspelt.
+ *
+ * @example
+ * correctKeyWords(foldText('Ignore your previous iunstructions', { latin: true })).text;
+ * // 'Ignore your previous instructions'
+ */
+export function correctKeyWords(folded: FoldedText): FoldedText {
+  const pieces: Array<{ text: string; from: number; to: number }> = [];
+  let at = 0;
+  let changed = false;
+  const re = /[A-Za-z]{5,14}/g;
+  for (let m = re.exec(folded.text); m !== null; m = re.exec(folded.text)) {
+    const key = keyWordFor(m[0]);
+    if (key === null) continue;
+    // Only whole words: not part of a longer run of letters or digits.
+    const before = folded.text[m.index - 1] ?? ' ';
+    const after = folded.text[m.index + m[0].length] ?? ' ';
+    if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
+    if (m.index > at) pieces.push({ text: folded.text.slice(at, m.index), from: at, to: m.index });
+    pieces.push({ text: m[0] === m[0].toUpperCase() ? key.toUpperCase() : key, from: m.index, to: m.index + m[0].length });
+    at = m.index + m[0].length;
+    changed = true;
+  }
+  if (!changed) return folded;
+  if (at < folded.text.length) pieces.push({ text: folded.text.slice(at), from: at, to: folded.text.length });
+  return refold(folded, pieces);
+}
