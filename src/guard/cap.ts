@@ -10,7 +10,7 @@ export const TRUNCATION_SUFFIX = '\u2026[truncated]';
 /**
  * Cuts `text` to `max` chars and marks the cut; shorter text is returned unchanged. With
  * `{ within: true }` the suffix counts against `max` (the whole result is at most `max` chars).
- * Half a surrogate pair left at the cut becomes U+FFFD (the same length).
+ * The cut never leaves half a surrogate pair (the half is dropped, so the text stays well formed).
  *
  * @example
  * capText('abcdef', 3); // 'abc…[truncated]'
@@ -21,6 +21,6 @@ export function capText(text: string, max: number, options: { within?: boolean }
   const keep = Math.max(0, options.within ? max - TRUNCATION_SUFFIX.length : max);
   let head = text.slice(0, keep);
   const last = head.charCodeAt(head.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1) + '\uFFFD';
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
   return head + TRUNCATION_SUFFIX;
 }

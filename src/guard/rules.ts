@@ -30,7 +30,7 @@ export interface InstructionRule {
 
 // Shared vocabulary. `W` is one word of filler (letters and apostrophes only).
 const W = String.raw`[a-z']+`;
-const VERB_IGNORE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect|discard|abandon|dismiss|bypass|override|skip)`;
+const VERB_IGNORE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect|discard|abandon|dismiss|bypass|override|skip|set\s+aside|put\s+aside|pay\s+no\s+(?:attention|heed|mind)\s+to|throw\s+(?:out|away)|scrap|drop|never\s*mind|stop\s+(?:following|obeying|using|applying)|(?:do\s+not|don't|dont|no\s+longer|never)\s+(?:follow|obey|apply|use|heed)|cease\s+(?:following|obeying))`;
 const EARLIER = String.raw`(?:previous(?:ly)?|prior|above|preceding|earlier|former|original|initial|foregoing|past|old|existing|current|given|aforementioned)`;
 const DIRECTIVES = String.raw`(?:instructions?|directives?|directions|prompts?|commands|guidelines|guidance|programming|orders|system\s+prompt|system\s+message)`;
 const RULESET = String.raw`(?:rules|restrictions|constraints|policies|policy|safeguards|filters|limitations|guardrails|safety\s+(?:rules|protocols|guidelines)|content\s+polic(?:y|ies)|ethical\s+(?:guidelines|constraints))`;
@@ -56,7 +56,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore (all) previous instructions", "Disregard prior directives", "Forget your instructions"
     id: 'ignore-directives',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
     family: 'override',
     script: 'latin',
     pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:${DET}\s+){0,6}${DIRECTIVES}\b`),
@@ -64,7 +64,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore your previous rules", "forget about all those rules that tell you"
     id: 'ignore-rules',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -74,17 +74,17 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore everything you have been told", "Overlook all that you've been instructed before"
     id: 'ignore-everything-told',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:every?thing|all|anything|whatever)\s+(?:(?:that|else|of\s+what)\s+)?(?:you(?:'ve|\s+have|\s+were|\s+was)?|i(?:'ve|\s+have)?|we(?:'ve|\s+have)?)\s+(?:been\s+|already\s+|previously\s+|just\s+)*(?:told|said|learned|learnt|instructed|taught|given|asked|trained|programmed)\b(?:\s+(?:before|previously|so\s+far|earlier|above|to\s+you))?`,
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:every?thing|all|anything|whatever|what)\s+(?:(?:that|else|of\s+what)\s+)?(?:you(?:'ve|\s+have|\s+were|\s+was)?|i(?:'ve|\s+have)?|we(?:'ve|\s+have)?)\s+(?:been\s+|already\s+|previously\s+|just\s+)*(?:told|said|learned|learnt|instructed|taught|given|asked|trained|programmed)\b(?:\s+(?:before|previously|so\s+far|earlier|above|to\s+you))?`,
     ),
   },
   {
     // "Forget everything above", "ignore all of the above", "disregard the above"
     id: 'ignore-the-above',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -94,11 +94,11 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore all previous input", "[IGNORE PRIOR INPUTS]", "ignore any prior context", "disregard the earlier messages"
     id: 'ignore-earlier-input',
-    trigger: /ignor|disregard|forget|overlook|discard|abandon|dismiss|bypass|overrid|skip|set aside|pay no attention/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:${VERB_IGNORE}|set\s+aside|pay\s+no\s+attention\s+to|throw\s+(?:out|away))\s+(?:about\s+)?(?:(?:all|any|each|every|the|your|my|of|these|those|what|whatever)\s+){0,3}${EARLIER}\s+(?:${W}\s+)?${EARLIER_THING}\b`,
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:all|any|each|every|the|your|my|of|these|those|what|whatever)\s+){0,3}${EARLIER}\s+(?:${W}\s+)?${EARLIER_THING}\b`,
     ),
   },
   {
@@ -110,13 +110,14 @@ const LATIN: InstructionRule[] = [
     pattern: rx(String.raw`[\[({<]+\s*(?:ignore|disregard|forget|override|bypass)\b[^\])}>\n]{0,60}[\])}>]+`),
   },
   {
-    // "You MUST bypass any rules", "circumvent all safety restrictions", "override any policies"
+    // "You MUST bypass any rules", "Circumvent all safety restrictions.", "please override any policies"
     id: 'bypass-rules',
-    trigger: /bypass|circumvent|overrid|ignor|disregard|break|violate/i,
+    trigger: /bypass|circumvent|overrid|ignor|disregard/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:bypass|circumvent|override|ignore|disregard|break|violate)\s+(?:(?:all|any|every|each|the|your|these|those|of)\s+){1,3}(?:(?:${W})\s+)?${RULESET}\b`,
+      // Said as an order (a sentence start, a modal or "please"), not described ("likely to bypass any filters").
+      String.raw`(?:(?:^|[.!?:;\n]\s*|\b(?:must|should|shall|will|can|may|need\s+to|have\s+to|has\s+to|are\s+(?:allowed|free|permitted)\s+to|please)\s+)(?:(?:now|also|simply|just|always)\s+)?)(?:bypass|circumvent|override|ignore|disregard)\s+(?:(?:all|any|every|each|the|your|these|those|of)\s+){1,3}(?:(?:${W})\s+)?${RULESET}\b`,
     ),
   },
   {

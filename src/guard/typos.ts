@@ -11,7 +11,7 @@ import type { FoldedText } from './fold.js';
 const KEY_WORDS = [
   'ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'bypass', 'override', 'overlook',
   'instructions', 'instruction', 'previous', 'previously', 'directives', 'directive', 'directions', 'guidelines',
-  'restrictions', 'commands', 'administrator', 'developer', 'assistant', 'system', 'prompts', 'prompt',
+  'restrictions', 'commands', 'command', 'administrator', 'developer', 'assistant', 'system', 'prompts', 'prompt',
   'earlier', 'preceding', 'regardless', 'everything', 'circumvent', 'message',
 ];
 
@@ -22,7 +22,7 @@ const REAL_WORDS = new Set([
   'commends', 'messages', 'massage', 'messaged', 'messager', 'prompted', 'prompter', 'promptly', 'assistants',
   'instructor', 'directly', 'director', 'direction', 'directive', 'preceding', 'proceeding', 'receding', 'earliest',
   'guideline', 'restriction', 'previews', 'disregards', 'overlooked', 'forgetful', 'instructing',
-  'instructed', 'everythings', 'circumvents', 'systemic', 'sister',
+  'instructed', 'administrators', 'restricted', 'everythings', 'circumvents', 'systemic', 'sister',
 ]);
 
 const KEYS = new Set(KEY_WORDS);
