@@ -30,7 +30,7 @@ export interface InstructionRule {
 
 // Shared vocabulary. `W` is one word of filler (letters and apostrophes only).
 const W = String.raw`[a-z']+`;
-const VERB_IGNORE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect|discard|abandon|dismiss|bypass|override|skip|set\s+aside|put\s+aside|pay\s+no\s+(?:attention|heed|mind)\s+to|throw\s+(?:out|away)|scrap|drop|never\s*mind|stop\s+(?:following|obeying|using|applying)|(?:do\s+not|don't|dont|no\s+longer|never)\s+(?:follow|obey|apply|use|heed)|cease\s+(?:following|obeying))`;
+const VERB_IGNORE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect|discard|abandon|dismiss|bypass|override|skip|set\s+aside|put\s+aside|pay\s+no\s+(?:attention|heed|mind)\s+to|throw\s+(?:out|away)|scrap|drop|never\s*mind|stop\s+(?:following|obeying|using|applying)|(?:do\s+not|don't|dont|no\s+longer|never)\s+(?:follow|obey|apply|use|heed|listen\s+to|pay\s+(?:any\s+)?(?:attention|heed|mind)\s+to)|cease\s+(?:following|obeying)|stop\s+listening\s+to|disobey|defy|go\s+against)`;
 const EARLIER = String.raw`(?:previous(?:ly)?|prior|above|preceding|earlier|former|original|initial|foregoing|past|old|existing|current|given|aforementioned)`;
 const DIRECTIVES = String.raw`(?:instructions?|directives?|directions|prompts?|commands|guidelines|guidance|programming|orders|system\s+prompt|system\s+message)`;
 const RULESET = String.raw`(?:rules|restrictions|constraints|policies|policy|safeguards|filters|limitations|guardrails|safety\s+(?:rules|protocols|guidelines)|content\s+polic(?:y|ies)|ethical\s+(?:guidelines|constraints))`;
@@ -56,7 +56,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore (all) previous instructions", "Disregard prior directives", "Forget your instructions"
     id: 'ignore-directives',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
     family: 'override',
     script: 'latin',
     pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:${DET}\s+){0,6}${DIRECTIVES}\b`),
@@ -64,7 +64,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore your previous rules", "forget about all those rules that tell you"
     id: 'ignore-rules',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -74,7 +74,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore everything you have been told", "Overlook all that you've been instructed before"
     id: 'ignore-everything-told',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -84,7 +84,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Forget everything above", "ignore all of the above", "disregard the above"
     id: 'ignore-the-above',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -94,7 +94,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore all previous input", "[IGNORE PRIOR INPUTS]", "ignore any prior context", "disregard the earlier messages"
     id: 'ignore-earlier-input',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease/i,
+    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -117,7 +117,7 @@ const LATIN: InstructionRule[] = [
     script: 'latin',
     pattern: rx(
       // Said as an order (a sentence start, a modal or "please"), not described ("likely to bypass any filters").
-      String.raw`(?:(?:^|[.!?:;\n]\s*|\b(?:must|should|shall|will|can|may|need\s+to|have\s+to|has\s+to|are\s+(?:allowed|free|permitted)\s+to|please)\s+)(?:(?:now|also|simply|just|always)\s+)?)(?:bypass|circumvent|override|ignore|disregard)\s+(?:(?:all|any|every|each|the|your|these|those|of)\s+){1,3}(?:(?:${W})\s+)?${RULESET}\b`,
+      String.raw`(?:(?:^|[.!?:;,\n>*_#-]\s*|\b(?:must|should|shall|will|can|may|need\s+to|have\s+to|has\s+to|are\s+(?:allowed|free|permitted)\s+to|please)\s+)(?:(?:now|also|simply|just|always)\s+)?)(?:bypass|circumvent|override|ignore|disregard)\s+(?:(?:all|any|every|each|the|your|these|those|of)\s+){1,3}(?:(?:${W})\s+)?${RULESET}\b`,
     ),
   },
   {
@@ -151,7 +151,7 @@ const LATIN: InstructionRule[] = [
   {
     // Claims to come from someone with authority: "This is an important message from me, the user, to you, the assistant", "This message comes from the developer"
     id: 'authority-claim',
-    trigger: /from|behalf|signed|authori|permission/i,
+    trigger: /from|behalf|authori|permission|consent|approv|user|visitor|customer|owner|admin|developer/i,
     family: 'authority',
     script: 'latin',
     pattern: rx(
@@ -165,17 +165,37 @@ const LATIN: InstructionRule[] = [
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`(?:^|(?<=[.!?\n:>\]*_#-]\s*)|\b(?=(?:dear|hey|hello|attention|attn|note|notice|message|memo|instructions?|important)\b))(?:(?:dear|hey|hi|hello|attention|attn|important|urgent)\s*(?:,|:|!)?\s+(?:to\s+)?|(?:note|notice|message|memo|reminder|instructions?|request)\s+(?:to|for)\s+)(?:the\s+|my\s+|our\s+|any\s+|all\s+|every\s+)?${ASSISTANT}s?\b(?:\s+(?:reading|processing|parsing|summari[sz]ing|viewing|handling|that\s+reads|who\s+reads)\s+(?:this|these|the)(?:\s+\w+)?)?\s*[,:!]|\bto\s+you,\s+(?:the\s+)?${ASSISTANT}\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|large\s+language\s+model|assistant|AI\s+assistant|AI\s+agent|agent|chatbot|bot|automated\s+system)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these|the)(?:\s+\w+)?)?|\b(?:you,\s+the\s+${ASSISTANT},)`,
+      String.raw`(?:^|(?<=[.!?\n:>\]*_#-]\s*)|\b(?=(?:dear|hey|hi|hello|attention|attn|note|notice|message|memo|reminder|request|instructions?|important|urgent)\b))(?:(?:dear|hey|hi|hello|attention|attn|important|urgent)\s*(?:,|:|!)?\s+(?:to\s+)?|(?:note|notice|message|memo|reminder|instructions?|request)\s+(?:to|for)\s+|(?<=^|[.!?\n>*_#-]\s*)(?:to|for)\s+)(?:the\s+|my\s+|our\s+|any\s+|all\s+|every\s+)?${ASSISTANT}s?\b(?:\s+(?:reading|processing|parsing|summari[sz]ing|viewing|handling|that\s+reads|who\s+reads)\s+(?:this|these|the)(?:\s+\w+)?)?\s*[,:!]|\bto\s+you,\s+(?:the\s+)?${ASSISTANT}\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|large\s+language\s+model|assistant|AI\s+assistant|AI\s+agent|agent|chatbot|bot|automated\s+system)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these|the)(?:\s+\w+)?)?|\b(?:you,\s+the\s+${ASSISTANT},)`,
     ),
   },
   {
     // "I am the system administrator", "I'm the developer of this assistant"
     id: 'claim-role',
-    trigger: /i am|i'm|this is|we are/i,
+    trigger: /i am|i'm|this is|we are|as (?:the|your)|authori|instruct|order|command/i,
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:i\s+am|i'm|this\s+is|we\s+are)\s+(?:the|your|an?)\s+(?:system\s+|site\s+|store\s+|shop\s+|lead\s+|senior\s+|head\s+)?(?:administrator|admin|developer|developers|operator|root\s+user|superuser|sysadmin)\b(?:\s+of\s+(?:this|the)\s+(?:${ASSISTANT}|site|store|shop|website|system|app))?`,
+      String.raw`\b(?:(?:i\s+am|i'm|this\s+is|we\s+are)\s+(?:the|your|an?)|as\s+(?:the|your))\s+(?:system\s+|site\s+|store\s+|shop\s+|lead\s+|senior\s+|head\s+)?(?:administrator|admin|developer|developers|operator|root\s+user|superuser|sysadmin|owner|creator)\b(?:\s+of\s+(?:this|the)\s+(?:${ASSISTANT}|site|store|shop|website|system|app|page))?|\b(?:i|we)\s+(?:hereby\s+)?(?:authori[sz]e|instruct|order|command)\s+you\s+to\b`,
+    ),
+  },
+  {
+    // "everything you were told before is cancelled", "all you have been instructed so far is void"
+    id: 'told-is-void',
+    trigger: /no longer|void|cancel|revoked|obsolete|outdated|superseded|invalid|null|overridden|replaced/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:every?thing|all|anything|whatever|what)\s+(?:that\s+)?(?:you(?:'ve|\s+have|\s+were|\s+was)?)\s+(?:been\s+)?(?:told|instructed|taught|given|asked)\b(?:\s+(?:before|previously|so\s+far|earlier|until\s+now|above))?\s+(?:is|are|was|has\s+been|have\s+been)\s+(?:now\s+)?(?:no\s+longer\s+(?:valid|in\s+effect|relevant)|void|cancell?ed|revoked|obsolete|outdated|superseded|invalid|null|overridden|replaced)\b`,
+    ),
+  },
+  {
+    // "forget the rules you were given", "ignore the guidance you have been given"
+    id: 'ignore-given-rules',
+    trigger: /given|told|taught|provided|received/i,
+    family: 'override',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b${VERB_IGNORE}\s+(?:(?:all|any|the|these|those|every)\s+)?(?:${W}\s+)?(?:${RULESET}|${DIRECTIVES}|guidance)\s+(?:that\s+)?(?:you(?:'ve|\s+have|\s+were|\s+got)?)\s+(?:been\s+)?(?:given|told|taught|provided|received)\b`,
     ),
   },
   {

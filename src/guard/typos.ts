@@ -12,7 +12,9 @@ const KEY_WORDS = [
   'ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'bypass', 'override', 'overlook',
   'instructions', 'instruction', 'previous', 'previously', 'directives', 'directive', 'directions', 'guidelines',
   'restrictions', 'commands', 'command', 'administrator', 'developer', 'assistant', 'system', 'prompts', 'prompt',
-  'earlier', 'preceding', 'regardless', 'everything', 'circumvent', 'message',
+  'earlier', 'preceding', 'regardless', 'everything', 'circumvent', 'message', 'nevermind', 'attention',
+  'follow', 'following', 'updated', 'important', 'abandon', 'discard', 'authorized', 'authorised', 'disobey',
+  'original', 'guidance', 'information', 'override', 'urgent', 'listen', 'emergency', 'operator',
 ];
 
 /** Real words one edit from a key word: never "corrected". */
@@ -22,7 +24,10 @@ const REAL_WORDS = new Set([
   'commends', 'messages', 'massage', 'messaged', 'messager', 'prompted', 'prompter', 'promptly', 'assistants',
   'instructor', 'directly', 'director', 'direction', 'directive', 'preceding', 'proceeding', 'receding', 'earliest',
   'guideline', 'restriction', 'previews', 'disregards', 'overlooked', 'forgetful', 'instructing',
-  'instructed', 'administrators', 'restricted', 'everythings', 'circumvents', 'systemic', 'sister',
+  'instructed', 'administrators', 'restricted', 'everythings', 'fellow', 'hollow', 'follows', 'followed',
+  'follower', 'followings', 'update', 'updates', 'updater', 'abandons', 'discards', 'discord', 'authorize',
+  'authorise', 'authorizes', 'authorises', 'originals', 'disobeys', 'informations', 'attentions', 'importance',
+  'urgency', 'burgent', 'listed', 'listens', 'glisten', 'listener', 'operators', 'emergence', 'circumvents', 'systemic', 'sister',
 ]);
 
 const KEYS = new Set(KEY_WORDS);
