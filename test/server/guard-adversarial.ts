@@ -84,12 +84,15 @@ export const ISSUE_SEEDS: Seed[] = [
 ];
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout, written before the rules, then used
- * to tune them) and `held-out` (wave-heldout-2, written after the rules were frozen, never tuned on).
+ * Phrasings written for this repository: `dev` (wave-heldout and wave-heldout-2, each measured once
+ * against frozen rules and then used to tune them) and `held-out` (wave-heldout-3, written after the
+ * final rules were frozen, never tuned on). See each folder's SOURCE.txt.
  */
 export function ownSeeds(set: 'dev' | 'held-out'): Seed[] {
-  const folder = set === 'dev' ? 'wave-heldout' : 'wave-heldout-2';
-  return rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) }));
+  const folders = set === 'dev' ? ['wave-heldout', 'wave-heldout-2'] : ['wave-heldout-3'];
+  return folders.flatMap((folder) =>
+    rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
+  );
 }
 
 /** Benign texts per corpus. */
