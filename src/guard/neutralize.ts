@@ -38,7 +38,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     const folded =
       rule.script === 'latin' ? (latin ??= correctKeyWords(foldText(text, { latin: true }))) : (native ??= foldText(text, { latin: false }));
     // Most text holds none of a rule's keywords: skip the costly pattern.
-    if (rule.trigger !== undefined && !rule.trigger.test(folded.text)) continue;
+    if (rule.trigger !== undefined && !passes(rule.trigger, folded.text)) continue;
     const pattern = rule.pattern;
     pattern.lastIndex = 0;
     for (let m = pattern.exec(folded.text); m !== null; m = pattern.exec(folded.text)) {
@@ -77,6 +77,10 @@ function markerSpans(text: string, latin: FoldedText | undefined): InstructionMa
     if (end > start) out.push({ start, end, ruleId: 'envelope-marker', family: 'fence' });
   }
   return out;
+}
+
+function passes(trigger: RegExp | readonly RegExp[], text: string): boolean {
+  return Array.isArray(trigger) ? trigger.every((t: RegExp) => t.test(text)) : (trigger as RegExp).test(text);
 }
 
 function mergeSpans(spans: InstructionMatch[]): InstructionMatch[] {

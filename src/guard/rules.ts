@@ -24,8 +24,8 @@ export interface InstructionRule {
   readonly pattern: RegExp;
   /** `native`: run on the text with only invisibles stripped (non-Latin scripts). */
   readonly script: 'latin' | 'native';
-  /** Cheap pre-check (literal keywords): the pattern runs only when this matches. */
-  readonly trigger?: RegExp;
+  /** Cheap pre-checks (literal keywords): the pattern runs only when this (or every one of these) matches. */
+  readonly trigger?: RegExp | readonly RegExp[];
 }
 
 // Shared vocabulary. `W` is one word of filler (letters and apostrophes only).
@@ -33,6 +33,11 @@ const W = String.raw`[a-z']+`;
 const VERB_IGNORE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect|discard|abandon|dismiss|bypass|override|skip|set\s+aside|put\s+aside|pay\s+no\s+(?:attention|heed|mind)\s+to|throw\s+(?:out|away)|scrap|drop|never\s*mind|stop\s+(?:following|obeying|using|applying)|(?:do\s+not|don't|dont|no\s+longer|never)\s+(?:follow|obey|apply|use|heed|listen\s+to|pay\s+(?:any\s+)?(?:attention|heed|mind)\s+to)|cease\s+(?:following|obeying)|stop\s+listening\s+to|disobey|defy|go\s+against)`;
 const EARLIER = String.raw`(?:previous(?:ly)?|prior|above|preceding|earlier|former|original|initial|foregoing|past|old|existing|current|given|aforementioned)`;
 const DIRECTIVES = String.raw`(?:instructions?|directives?|directions|prompts?|commands|guidelines|guidance|programming|orders|system\s+prompt|system\s+message)`;
+/** Pre-check: a verb of setting aside (the start of every VERB_IGNORE alternative). */
+const T_VERB = /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i;
+const T_DIRECTIVE = /instruct|directive|direction|prompt|command|guideline|guidance|programming|order|system/i;
+const T_RULE = /rule|restriction|constraint|polic|safeguard|filter|limitation|guardrail|guideline|safety|ethic/i;
+const T_EARLIER = /previous|prior|above|preceding|earlier|former|original|initial|foregoing|past|old|existing|current|given|aforementioned/i;
 const RULESET = String.raw`(?:rules|restrictions|constraints|policies|policy|safeguards|filters|limitations|guardrails|safety\s+(?:rules|protocols|guidelines)|content\s+polic(?:y|ies)|ethical\s+(?:guidelines|constraints))`;
 const DET = String.raw`(?:all|any|each|every|the|your|my|our|these|those|this|that|of|and|other|whatever|previous|prior|earlier|above|following|preceding|system|safety|ethical|content|usual|normal|standard|default|original|initial|old|current|existing|given|core|base|built-in|internal|hidden|explicit|developer|developer's|operator|assistant's|model's|programmed|preset|earlier|former)`;
 /** What can be set aside besides instructions when it is said to come earlier: "previous input", "prior context". */
@@ -42,8 +47,12 @@ const ROLE_WORD = String.raw`(?:system|sys|admin|administrator|developer|dev|roo
 const ROLE_SUFFIX = String.raw`(?:[\s_-]+(?:message|msg|prompt|note|notice|instructions?|update|override|alert|mode|command|input|directive|information|info|text|content|header|role|turn|channel))?`;
 /** Who a message may claim to come from. */
 const AUTHORITY = String.raw`(?:user|users|visitor|customer|account\s+owner|developer|developers|system|system\s+administrator|administrator|admin|operator|owner|site\s+owner|creator|maker|company|openai|anthropic|google|security\s+team|it\s+department|real\s+user|actual\s+user)`;
+/** Pre-check for a name of the assistant. */
+const ASSISTANT_WORD = /\bai\b|a\.i\.|assistant|agent|model|llm|bot\b|gpt|claude|gemini|copilot|llama/i;
 /** Ways of naming the assistant. */
 const ASSISTANT = String.raw`(?:AI|A\.I\.|assistant|AI\s+assistant|AI\s+agent|AI\s+model|agent|language\s+model|large\s+language\s+model|LLM|chatbot|chat\s*bot|bot|GPT(?:-?\d[\w.]*)?|ChatGPT|Claude|Gemini|Copilot|Llama)`;
+/** "the AI assistant reading this page:" — an address ends with a comma, colon or exclamation mark. */
+const TO_ASSISTANT = String.raw`(?:the\s+|my\s+|our\s+|any\s+|all\s+|every\s+)?${ASSISTANT}s?\b(?:\s+(?:reading|processing|parsing|summari[sz]ing|viewing|handling|that\s+reads|who\s+reads)\s+(?:this|these|the)(?:\s+\w+)?)?\s*[,:!]`;
 
 function rx(source: string, flags = 'giu'): RegExp {
   // Per-code-point NFKC, exactly as foldText normalises the text it matches.
@@ -56,7 +65,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore (all) previous instructions", "Disregard prior directives", "Forget your instructions"
     id: 'ignore-directives',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
+    trigger: [T_VERB, T_DIRECTIVE],
     family: 'override',
     script: 'latin',
     pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:${DET}\s+){0,6}${DIRECTIVES}\b`),
@@ -64,7 +73,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore your previous rules", "forget about all those rules that tell you"
     id: 'ignore-rules',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
+    trigger: [T_VERB, T_RULE],
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -74,7 +83,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore everything you have been told", "Overlook all that you've been instructed before"
     id: 'ignore-everything-told',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
+    trigger: [T_VERB, /told|said|learn|instruct|taught|given|asked|trained|programmed/i],
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -84,7 +93,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Forget everything above", "ignore all of the above", "disregard the above"
     id: 'ignore-the-above',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
+    trigger: [T_VERB, /above|before|previously|so far|prior to/i],
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -94,7 +103,7 @@ const LATIN: InstructionRule[] = [
   {
     // "Ignore all previous input", "[IGNORE PRIOR INPUTS]", "ignore any prior context", "disregard the earlier messages"
     id: 'ignore-earlier-input',
-    trigger: /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i,
+    trigger: [T_VERB, T_EARLIER],
     family: 'override',
     script: 'latin',
     pattern: rx(
@@ -150,28 +159,74 @@ const LATIN: InstructionRule[] = [
   },
   {
     // Claims to come from someone with authority: "This is an important message from me, the user, to you, the assistant", "This message comes from the developer"
-    id: 'authority-claim',
-    trigger: /from|behalf|authori|permission|consent|approv|user|visitor|customer|owner|admin|developer/i,
+    id: 'message-from',
+    trigger: [/from/i, /message|note|notice|instruction|request|reminder|memo|update|communication/i],
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:message|note|notice|instructions?|request|reminder|memo|update|communication)\s+(?:comes?\s+|is\s+|was\s+sent\s+)?(?:directly\s+)?from\s+(?:me\b[^.!?\n]{0,60}?\bto\s+you\b(?:,?\s+(?:the\s+)?(?:${ASSISTANT}|[A-Z][\w.-]*(?:\s+[\w.-]+)?))?|(?:me,?\s+)?(?:the\s+|your\s+)?${AUTHORITY}\b(?:\s+of\s+(?:this|the)\s+(?:${ASSISTANT}|site|store|shop|website|system|app))?)|\bon\s+behalf\s+of\s+(?:the\s+|your\s+)?${AUTHORITY}\b|\bthe\s+(?:user|visitor|customer|account\s+owner|admin|administrator|developer)\s+(?:has\s+)?(?:already\s+|explicitly\s+)?(?:authori[sz]ed|approved|instructed|asked|wants|requested|told|allowed|permitted|ordered|granted)\s+you\b|\byou\s+(?:have|now\s+have|are\s+granted|were\s+given)\s+(?:the\s+user'?s\s+|full\s+|explicit\s+|admin(?:istrator)?\s+)?(?:permission|authori[sz]ation|approval|consent)\s+to\b`,
+      String.raw`\b(?:message|note|notice|instructions?|request|reminder|memo|update|communication)\s+(?:comes?\s+|is\s+|was\s+sent\s+)?(?:directly\s+)?from\s+(?:me\b[^.!?\n]{0,60}?\bto\s+you\b(?:,?\s+(?:the\s+)?(?:${ASSISTANT}|[A-Z][\w.-]*(?:\s+[\w.-]+)?))?|(?:me,?\s+)?(?:the\s+|your\s+)?${AUTHORITY}\b(?:\s+of\s+(?:this|the)\s+(?:${ASSISTANT}|site|store|shop|website|system|app))?)`,
     ),
   },
   {
-    // Text that addresses the assistant: "Dear AI assistant,", "Attention assistant:", "Message to the AI agent reading this:", "to you, the assistant", "If you are an AI"
-    id: 'address-assistant',
-    trigger: /ai\b|assistant|agent|model|llm|bot\b|gpt|claude|gemini|copilot|llama/i,
+    // "on behalf of the user", "on behalf of your developer"
+    id: 'on-behalf',
+    trigger: /behalf/i,
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(String.raw`\bon\s+behalf\s+of\s+(?:the\s+|your\s+)?${AUTHORITY}\b`),
+  },
+  {
+    // "the user has authorised you to", "the customer asked you to"
+    id: 'user-authorised-you',
+    trigger: /(?:authori[sz]ed|approved|instructed|asked|wants|requested|told|allowed|permitted|ordered|granted)\s+you\b/i,
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`(?:^|(?<=[.!?\n:>\]*_#-]\s*)|\b(?=(?:dear|hey|hi|hello|attention|attn|note|notice|message|memo|reminder|request|instructions?|important|urgent)\b))(?:(?:dear|hey|hi|hello|attention|attn|important|urgent)\s*(?:,|:|!)?\s+(?:to\s+)?|(?:note|notice|message|memo|reminder|instructions?|request)\s+(?:to|for)\s+|(?<=^|[.!?\n>*_#-]\s*)(?:to|for)\s+)(?:the\s+|my\s+|our\s+|any\s+|all\s+|every\s+)?${ASSISTANT}s?\b(?:\s+(?:reading|processing|parsing|summari[sz]ing|viewing|handling|that\s+reads|who\s+reads)\s+(?:this|these|the)(?:\s+\w+)?)?\s*[,:!]|\bto\s+you,\s+(?:the\s+)?${ASSISTANT}\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|large\s+language\s+model|assistant|AI\s+assistant|AI\s+agent|agent|chatbot|bot|automated\s+system)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these|the)(?:\s+\w+)?)?|\b(?:you,\s+the\s+${ASSISTANT},)`,
+      String.raw`\bthe\s+(?:user|visitor|customer|account\s+owner|admin|administrator|developer)\s+(?:has\s+)?(?:already\s+|explicitly\s+)?(?:authori[sz]ed|approved|instructed|asked|wants|requested|told|allowed|permitted|ordered|granted)\s+you\b`,
+    ),
+  },
+  {
+    // "you have the user's permission to", "you are granted full authorization to"
+    id: 'you-have-permission',
+    trigger: /(?:permission|authori[sz]ation|approval|consent)\s+to\b/i,
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\byou\s+(?:have|now\s+have|are\s+granted|were\s+given)\s+(?:the\s+user'?s\s+|full\s+|explicit\s+|admin(?:istrator)?\s+)?(?:permission|authori[sz]ation|approval|consent)\s+to\b`,
+    ),
+  },
+  {
+    // Text that addresses the assistant: "Dear AI assistant,", "Attention assistant:", "Message to the AI agent reading this:"
+    id: 'address-assistant',
+    trigger: [ASSISTANT_WORD, /dear|hey|hi\b|hello|attention|attn|important|urgent|note|notice|message|memo|reminder|request|instruction/i],
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:(?:dear|hey|hi|hello|attention|attn|important|urgent)\s*[,:!]?\s+(?:to\s+)?|(?:note|notice|message|memo|reminder|instructions?|request)\s+(?:to|for)\s+)${TO_ASSISTANT}`,
+    ),
+  },
+  {
+    // The same opened with "To" or "For" at a sentence start: "To the AI assistant reading this page:"
+    id: 'address-assistant-start',
+    trigger: [ASSISTANT_WORD, /(?:^|[.!?\n>*_#-]\s*)(?:to|for)\s/im],
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(String.raw`(?:^|[.!?\n>*_#-])[ \t]*(?:to|for)\s+${TO_ASSISTANT}`, 'gimu'),
+  },
+  {
+    // "to you, the assistant", "you, the AI,", "If you are an AI reading this"
+    id: 'address-you',
+    trigger: [ASSISTANT_WORD, /you,|you are/i],
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\bto\s+you,\s+(?:the\s+)?${ASSISTANT}\b|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|large\s+language\s+model|assistant|AI\s+assistant|AI\s+agent|agent|chatbot|bot|automated\s+system)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these|the)(?:\s+\w+)?)?|\byou,\s+the\s+${ASSISTANT},`,
     ),
   },
   {
     // "I am the system administrator", "I'm the developer of this assistant"
     id: 'claim-role',
-    trigger: /i am|i'm|this is|we are|as (?:the|your)|authori|instruct|order|command/i,
+    trigger: /(?:i am|i'm|this is|we are|as the|as your)\s+(?:\w+\s+){0,2}(?:administrator|admin|developers?|operator|root|superuser|sysadmin|owner|creator)|(?:authori[sz]e|instruct|order|command) you/i,
     family: 'authority',
     script: 'latin',
     pattern: rx(
@@ -191,7 +246,7 @@ const LATIN: InstructionRule[] = [
   {
     // "forget the rules you were given", "ignore the guidance you have been given"
     id: 'ignore-given-rules',
-    trigger: /given|told|taught|provided|received/i,
+    trigger: [T_VERB, /given|told|taught|provided|received/i],
     family: 'override',
     script: 'latin',
     pattern: rx(
