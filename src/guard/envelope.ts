@@ -22,9 +22,9 @@ export const DEFANGED_NONCE = '[nonce removed]';
 const OPEN = '<<wave-data';
 const CLOSE = '<<end-wave-data';
 
-// On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data", "wave-data"
-// (any case, look-alikes, invisibles, escapes and line breaks folded away).
-const MARKER_WORD = /<<(?:end[-_]?)?wave[-_]?data|end[-_]?wave[-_]?data|wave[-_]data/giu;
+// On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data" (any case,
+// look-alikes, invisibles, escapes and line breaks folded away; "wave_data.csv" is a file name).
+const MARKER_WORD = /<<(?:end[-_]?)?wave[-_]?data|end[-_]?wave[-_]?data/giu;
 
 /**
  * A fresh random nonce: 32 lowercase hex chars from `crypto.getRandomValues`.

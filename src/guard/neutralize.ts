@@ -56,8 +56,9 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   return mergeSpans(found);
 }
 
-// On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data", "wave-data".
-const MARKER_WORD = /<<(?:end[-_]?)?wave[-_]?data|end[-_]?wave[-_]?data|wave[-_]data/giu;
+// On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data" (a marker
+// needs its "<<" or its "end": "wave_data.csv" is a file name).
+const MARKER_WORD = /<<(?:end[-_]?)?wave[-_]?data|end[-_]?wave[-_]?data/giu;
 
 /**
  * Envelope marker words (SPEC §10: page text can never open or close a data block), found on the

@@ -154,7 +154,7 @@ describe('guards over the corpora', () => {
     }
   });
 
-  for (const [name, limit] of [['bfcl-tool-docs', 0.005], ['notinject', 0.03], ['wildguard-benign', 0.03]] as const) {
+  for (const [name, limit] of [['bfcl-tool-docs', 0.005], ['notinject', 0.01], ['wildguard-benign', 0.01]] as const) {
     it(`alters at most ${limit * 100}% of ${name} and never a number, price or URL`, (t) => {
       const texts = benign[name];
       let altered = 0;
