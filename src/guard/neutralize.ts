@@ -110,6 +110,21 @@ function mergeSpans(spans: InstructionMatch[]): InstructionMatch[] {
  */
 export function neutralizeInstructions(text: string): { text: string; changed: boolean } {
   if (typeof text !== 'string') return { text: '', changed: false };
+  // Schemas and results repeat their short strings ("type", "string", an enum value): remember them.
+  if (text.length > MEMO_MAX_CHARS) return neutralizeUncached(text);
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const out = neutralizeUncached(text);
+  if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+  memo.set(text, out);
+  return out;
+}
+
+const MEMO_MAX_CHARS = 256;
+const MEMO_MAX_ENTRIES = 5000;
+const memo = new Map<string, { text: string; changed: boolean }>();
+
+function neutralizeUncached(text: string): { text: string; changed: boolean } {
   const spans = findInstructionSpans(text);
   if (spans.length === 0) return { text, changed: false };
   let out = '';
