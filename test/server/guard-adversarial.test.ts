@@ -10,7 +10,7 @@ import { POSITIONS, runAdversarial, type RunResult } from './guard-adversarial.j
 describe('guards on generated variants, in every position, through the server', () => {
   let run: RunResult;
   before(async () => {
-    run = await runAdversarial({ attackRuns: 300, benignRuns: 250, escapeRuns: 150, seed: 424242, benignCorpusLines: false });
+    run = await runAdversarial({ attackRuns: 200, benignRuns: 220, escapeRuns: 120, seed: 424242, benignCorpusLines: false });
   });
 
   for (const position of POSITIONS) {
@@ -36,7 +36,7 @@ describe('guards on generated variants, in every position, through the server', 
       assert.equal(run.protectedChanged.counts.get(position)!.hit, 0);
       assert.ok(run.protectedChanged.counts.get(position)!.total > 1000);
       assert.equal(run.escapes.counts.get(position)!.hit, 0);
-      assert.equal(run.escapes.counts.get(position)!.total, 150);
+      assert.equal(run.escapes.counts.get(position)!.total, 120);
     });
   }
 });
