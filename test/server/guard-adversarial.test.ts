@@ -18,9 +18,9 @@ describe('guards on generated variants, in every position, through the server', 
       for (const line of run.neutralised.lines().filter((l) => l.startsWith(`${position} ALL`))) t.diagnostic(line);
       assert.ok(run.neutralised.rate(`${position} ALL generated`) >= 0.95, 'generated from the corpora and the issue');
       assert.ok(run.neutralised.rate(`${position} ALL dev`) >= 0.95, 'the development phrasings');
-      // The held-out phrasings (wave-heldout-3) were never tuned on: 84-87 % when first measured.
+      // The held-out phrasings (wave-heldout-6) were never tuned on: 93 % (28/30 plain) when first measured.
       // This floor only catches a regression; the figure itself is printed by the bench.
-      assert.ok(run.neutralised.rate(`${position} ALL held-out`) >= 0.8, 'the held-out phrasings');
+      assert.ok(run.neutralised.rate(`${position} ALL held-out`) >= 0.85, 'the held-out phrasings');
     });
 
     it(`${position}: at most 1 % of benign texts altered, per corpus`, (t) => {

@@ -84,12 +84,12 @@ export const ISSUE_SEEDS: Seed[] = [
 ];
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout and wave-heldout-2, each measured once
- * against frozen rules and then used to tune them) and `held-out` (wave-heldout-3, written after the
+ * Phrasings written for this repository: `dev` (wave-heldout and -2 to -5, each measured once
+ * against frozen rules and then used to tune them) and `held-out` (wave-heldout-6, written after the
  * final rules were frozen, never tuned on). See each folder's SOURCE.txt.
  */
 export function ownSeeds(set: 'dev' | 'held-out'): Seed[] {
-  const folders = set === 'dev' ? ['wave-heldout', 'wave-heldout-2'] : ['wave-heldout-3'];
+  const folders = set === 'dev' ? ['wave-heldout', 'wave-heldout-2', 'wave-heldout-3', 'wave-heldout-4', 'wave-heldout-5'] : ['wave-heldout-6'];
   return folders.flatMap((folder) =>
     rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
   );
