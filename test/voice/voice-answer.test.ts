@@ -3,173 +3,18 @@ import { ConfirmDecision } from '../../src/consent/types.js';
 import type { ConfirmationRequest, VisitorEvidence } from '../../src/consent/types.js';
 import { VOICE_EVIDENCE, classifyVoiceAnswer, handleVoiceAnswer } from '../../src/voice/voice-answer.js';
 import type { VoiceAnswerKind, VoiceAnswerTarget } from '../../src/voice/voice-answer.js';
+import { DESIGNED } from './voice-answer-designed.js';
+import { PARAPHRASES } from './voice-answer-paraphrases.js';
 
-// [utterance, expected kind]: short yes/no settles, blanket phrases grant/revoke, the rest is talk.
-const TABLE: Array<[string, VoiceAnswerKind]> = [
-  // confirm: short and affirmative
-  ['yes', 'confirm'],
-  ['Yes.', 'confirm'],
-  ['YES!', 'confirm'],
-  ['yes please', 'confirm'],
-  ['Yes, please.', 'confirm'],
-  ['yeah', 'confirm'],
-  ['yeah sure why not', 'confirm'],
-  ['yep', 'confirm'],
-  ['yup', 'confirm'],
-  ['sure', 'confirm'],
-  ['sure thing', 'confirm'],
-  ['ok', 'confirm'],
-  ['okay', 'confirm'],
-  ['OK then', 'confirm'],
-  ['okay do it', 'confirm'],
-  ['do it', 'confirm'],
-  ['go ahead', 'confirm'],
-  ['yes go ahead', 'confirm'],
-  ['go for it', 'confirm'],
-  ['confirm', 'confirm'],
-  ['confirmed', 'confirm'],
-  ['yes, confirm', 'confirm'],
-  ['confirm it', 'confirm'],
-  ['correct', 'confirm'],
-  ["that's right", 'confirm'],
-  ['thats right', 'confirm'],
-  ['absolutely', 'confirm'],
-  ['definitely', 'confirm'],
-  ['of course', 'confirm'],
-  ['yes yes', 'confirm'],
-  ['uh huh', 'confirm'],
-  ['mm-hmm', 'confirm'],
-  ['um yes', 'confirm'],
-  ['oh yes please', 'confirm'],
-  ['yes thank you', 'confirm'],
-  ['sounds good', 'confirm'],
-  ['alright', 'confirm'],
-  ['all right', 'confirm'],
-  ['proceed', 'confirm'],
-  ['approve it', 'confirm'],
-  ['approve', 'confirm'],
-  ["let's do it", 'confirm'],
-  ['lets do it', 'confirm'],
-  ['please do', 'confirm'],
-  ['fine', 'confirm'],
-  ['yes, do it', 'confirm'],
-  ['yeah go on', 'confirm'],
-  ['affirmative', 'confirm'],
-  ['yes I confirm', 'confirm'],
-  ["I'm sure", 'confirm'],
-  // cancel: short and negative
-  ['no', 'cancel'],
-  ['No.', 'cancel'],
-  ['nope', 'cancel'],
-  ['nah', 'cancel'],
-  ["don't", 'cancel'],
-  ['dont', 'cancel'],
-  ["don't do it", 'cancel'],
-  ['do not', 'cancel'],
-  ['no thanks', 'cancel'],
-  ['no thank you', 'cancel'],
-  ['no, thank you.', 'cancel'],
-  ['cancel', 'cancel'],
-  ['cancel it', 'cancel'],
-  ['cancel that', 'cancel'],
-  ['stop', 'cancel'],
-  ['no no no', 'cancel'],
-  ['no stop', 'cancel'],
-  ['never mind', 'cancel'],
-  ['nevermind', 'cancel'],
-  ['forget it', 'cancel'],
-  ['not now', 'cancel'],
-  ['not really', 'cancel'],
-  ['negative', 'cancel'],
-  ['no way', 'cancel'],
-  ['definitely not', 'cancel'],
-  ['absolutely not', 'cancel'],
-  ['um no', 'cancel'],
-  ["no, don't", 'cancel'],
-  ["let's not", 'cancel'],
-  ["I'd rather not", 'cancel'],
-  ['abort', 'cancel'],
-  ['no sorry', 'cancel'],
-  // grant: explicit blanket phrases only
-  ['approve all spending', 'grant'],
-  ['Approve all spending.', 'grant'],
-  ['yes, approve all spending', 'grant'],
-  ['please approve all spending', 'grant'],
-  ['approve all purchases', 'grant'],
-  ["don't ask again", 'grant'],
-  ["don't ask me again", 'grant'],
-  ['do not ask me again', 'grant'],
-  ["dont ask again", 'grant'],
-  ['stop asking', 'grant'],
-  ['stop asking me', 'grant'],
-  ['yes and stop asking', 'message'],
-  ["you don't need to ask me again", 'grant'],
-  ['no need to ask again', 'grant'],
-  ['approve for this session', 'grant'],
-  ['approve everything for this session', 'grant'],
-  // revoke
-  ['ask me every time', 'revoke'],
-  ['Ask me every time.', 'revoke'],
-  ['please ask me each time', 'revoke'],
-  ['always ask me', 'revoke'],
-  ['always ask first', 'revoke'],
-  ['keep asking me', 'revoke'],
-  ['start asking again', 'revoke'],
-  ['stop approving spending', 'revoke'],
-  ['revoke the approval', 'revoke'],
-  ['cancel the spending approval', 'revoke'],
-  // message: longer, mixed or ambiguous (near misses)
-  ['yes but make it two', 'message'],
-  ['no idea', 'message'],
-  ['not sure', 'message'],
-  ['yes and also add milk', 'message'],
-  ['no, the blue one', 'message'],
-  ['maybe', 'message'],
-  ['I guess', 'message'],
-  ['yes I guess', 'message'],
-  ["I don't know", 'message'],
-  ['yes no', 'message'],
-  ['no yes', 'message'],
-  ['wait', 'message'],
-  ['hold on', 'message'],
-  ['what does it cost', 'message'],
-  ['how much is it', 'message'],
-  ['yes for two people', 'message'],
-  ['no, make it three', 'message'],
-  ['ok but cheaper', 'message'],
-  ['add milk', 'message'],
-  ['yes add it to the blue basket instead', 'message'],
-  ['yes yes yes yes yes yes yes', 'message'],
-  ['sure, but first tell me the price', 'message'],
-  ["don't know", 'message'],
-  ["don't ask", 'message'],
-  ['ask me', 'message'],
-  ['approve all', 'message'],
-  ['approve all spending except for food', 'message'],
-  ["don't ask me again about the colour", 'message'],
-  ['stop asking questions and tell me a joke', 'message'],
-  ['ask me every time you change the colour of anything on this page', 'message'],
-  ['never', 'message'],
-  ['thank you', 'message'],
-  ['', 'message'],
-  ['   ', 'message'],
-  ['...', 'message'],
-  ['42', 'message'],
-  ['yes 2', 'message'],
-  ['no the second', 'message'],
-  ['right one', 'message'],
-  ['what', 'message'],
-  ['stop the music', 'message'],
-  ['cancel my order from yesterday', 'message'],
-  ['yes, why?', 'message'],
-  ['should I?', 'message'],
-  ['no problem', 'message'],
-  ['okay what next', 'message'],
-];
+// Two tables: paraphrases written before the classifier was rewritten (not designed for), and
+// the phrasings it was designed around. Every row must match exactly.
+const TABLE: ReadonlyArray<readonly [string, VoiceAnswerKind]> = [...PARAPHRASES, ...DESIGNED];
+const CONSENT: readonly VoiceAnswerKind[] = ['confirm', 'grant'];
 
 describe('classifyVoiceAnswer', () => {
-  it('has at least 100 phrasings', () => {
-    expect(TABLE.length).to.be.greaterThanOrEqual(100);
+  it('is tried on at least 300 phrasings, half of them paraphrases it was not designed around', () => {
+    expect(TABLE.length).to.be.greaterThanOrEqual(300);
+    expect(PARAPHRASES.length * 2).to.be.greaterThanOrEqual(TABLE.length);
   });
 
   for (const [utterance, kind] of TABLE) {
@@ -177,6 +22,38 @@ describe('classifyVoiceAnswer', () => {
       expect(classifyVoiceAnswer(utterance).kind).to.equal(kind);
     });
   }
+
+  it('never hears consent in a no, a revocation or a message from either table', () => {
+    const falseConsent = TABLE.filter(([u, kind]) => !CONSENT.includes(kind) && CONSENT.includes(classifyVoiceAnswer(u).kind));
+    expect(falseConsent).to.deep.equal([]);
+  });
+
+  it('a refusal said last is never consent, whatever came before it', () => {
+    const openings = ['yes', 'sure', 'go ahead', 'approve all spending', "don't ask again", 'ok', 'yeah right', 'wait'];
+    const refusals = ['no', 'nope', "don't", 'not yet', 'stop', 'cancel that', 'never mind', 'wait no'];
+    for (const a of openings) {
+      for (const b of refusals) {
+        for (const joint of [', ', '... ', ' \u2014 ', '. ']) {
+          const kind = classifyVoiceAnswer(`${a}${joint}${b}`).kind;
+          expect(CONSENT.includes(kind), `${a}${joint}${b} → ${kind}`).to.equal(false);
+        }
+      }
+    }
+  });
+
+  it('a negated or questioned blanket phrase never grants', () => {
+    const phrases = ['approve all spending', 'stop asking', 'approve everything from now on', 'stop asking me for permission'];
+    for (const p of phrases) {
+      for (const framed of [`don't ${p}`, `never ${p}`, `I didn't say ${p}`, `should I ${p}?`, `${p}?`, `what if I ${p}`]) {
+        expect(classifyVoiceAnswer(framed).kind, framed).to.not.equal('grant');
+      }
+    }
+  });
+
+  it('treats anything that is not a string as a message', () => {
+    expect(classifyVoiceAnswer(undefined as unknown as string).kind).to.equal('message');
+    expect(classifyVoiceAnswer(42 as unknown as string).kind).to.equal('message');
+  });
 });
 
 function target(pending: ConfirmationRequest | null, grantActive = false) {
@@ -223,13 +100,20 @@ describe('handleVoiceAnswer', () => {
     expect(t.answers).to.have.length(0);
   });
 
-  it('a blanket phrase approves the session where offered, else confirms only this call', () => {
+  it('a blanket phrase approves the session where a grant may be offered; on a free or tier3 chip it settles nothing', () => {
     const p = target(paid);
     expect(handleVoiceAnswer('approve all spending', p.t)).to.equal('consumed');
     expect(p.answers[0]!.decision).to.equal(ConfirmDecision.approveSession);
     const f = target(free);
-    expect(handleVoiceAnswer("don't ask again", f.t)).to.equal('consumed');
-    expect(f.answers[0]!.decision).to.equal(ConfirmDecision.confirm);
+    expect(handleVoiceAnswer("don't ask again", f.t)).to.equal('ask-again');
+    expect(f.answers).to.have.length(0);
+    const t3 = target({ ...paid, tier3: true, offersSessionApproval: false });
+    for (const phrase of ['stop asking', 'stop asking me', 'approve all spending']) expect(handleVoiceAnswer(phrase, t3.t)).to.equal('ask-again');
+    expect(t3.answers).to.have.length(0);
+    // Even a chip that claims to offer it: tier3 and free never take a blanket phrase.
+    const lying = target({ ...paid, tier3: true, offersSessionApproval: true });
+    expect(handleVoiceAnswer('approve all spending', lying.t)).to.equal('ask-again');
+    expect(lying.answers).to.have.length(0);
   });
 
   it('revokes an active grant with voice evidence, and passes when none is active', () => {
