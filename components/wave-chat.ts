@@ -476,7 +476,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
               .level=${this.voiceLevel}
               .levelSource=${this.levelSource}
               .status=${lastTool ? chipText(lastTool, l, this.costUnit) : ''}
-              .confirmation=${onScreenConfirmation(state.items)}
+              .confirmation=${onScreenConfirmation(state.items, state.voice?.asking)}
               .session=${this.session}
               .labels=${l}
               .costUnit=${this.costUnit}

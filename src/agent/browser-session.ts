@@ -147,6 +147,9 @@ function lazyEngine(kind: VoiceEngineKind, load: () => Promise<VoiceEngine>): Vo
       stoppedWith = reason ?? VoiceEndReason.stopped;
       engine?.stop(reason);
     },
+    ask(question) {
+      return engine?.ask?.(question);
+    },
   };
 }
 

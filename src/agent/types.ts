@@ -149,7 +149,7 @@ export interface SessionState {
   /** Model label from the server's `meta` event, e.g. "offline demo model". */
   model: { name: string; offline: boolean } | null;
   /** The voice session, while one is connecting or on (SPEC §9); absent or null otherwise. */
-  voice?: { state: VoiceState; engine: string } | null;
+  voice?: { state: VoiceState; engine: string; asking?: string | null } | null;
 }
 
 /** Events of SPEC §11 as the core emits them; the element re-dispatches each as a DOM event. */

@@ -3,14 +3,24 @@
  * tools and context, runs its tool calls through the session's runner, settles confirmations
  * from the visitor's recognised speech only, and cancels them when voice ends.
  */
+import type { Clock } from '../clock.js';
 import type { ConfirmDecision, ConfirmationRequest, VisitorEvidence } from '../consent/types.js';
 import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
 import { ToolOutcomeStatus, type HostToolSchema, type ToolCall, type ToolOutcome } from '../tools/types.js';
+import { voiceWaitResult, withVoiceWait } from '../voice/tool-wait.js';
 import { VoiceEndReason, VoiceState } from '../voice/types.js';
-import type { UtteranceHandling, VoiceEngine } from '../voice/types.js';
-import { classifyVoiceAnswer, handleVoiceAnswer, VoiceAnswerKind, VOICE_EVIDENCE } from '../voice/voice-answer.js';
+import type { VoiceEngine } from '../voice/types.js';
+import { VoiceConsentDesk } from '../voice/voice-consent.js';
 import { NoticeKind, type NoticeFact, type WaveCoreEvent } from './types.js';
 import { describeError } from '../util/describe-error.js';
+
+/** The voice part of the session state: the engine's state and the confirmation asked aloud. */
+export interface VoiceStatus {
+  state: VoiceState;
+  engine: string;
+  /** The id of the confirmation being asked aloud (the one the voice bubble shows), or null. */
+  asking?: string | null;
+}
 
 /** What the voice wiring needs from its session (the session passes closures over its privates). */
 export interface VoiceSessionHost {
@@ -18,15 +28,19 @@ export interface VoiceSessionHost {
   context(): string | null;
   /** The runner, exactly as model calls use it (source 'model'). */
   runTool(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
-  /** The confirmation on screen (the newest waiting; see on-screen-confirmation.ts), or null. */
-  onScreenConfirmation(): ConfirmationRequest | null;
+  /** The session's clock: speech timing and the voice waits use it. */
+  clock: Clock;
+  /** Every confirmation waiting for an answer, oldest (first shown) first. */
+  waitingConfirmations(): ConfirmationRequest[];
+  /** Calls `listener` after every change of the session state; returns the remover. */
+  watch(listener: () => void): () => void;
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
   revokeGrant(evidence: VisitorEvidence): boolean;
   grantActive(): boolean;
   approveSpending(evidence: VisitorEvidence): boolean;
   /** Cancels every outstanding confirmation with reason `voice-ended`. */
   cancelConfirmations(): void;
-  setVoice(voice: { state: VoiceState; engine: string } | null): void;
+  setVoice(voice: VoiceStatus | null): void;
   /** A settled line of what was said, for the transcript (hidden while voice is on). */
   recordTranscript(role: 'user' | 'assistant', text: string): void;
   notice(level: 'info' | 'error', notice: NoticeFact): void;
@@ -42,6 +56,11 @@ interface Run {
   endReason: string | null;
   /** Set when the caller ended it (endVoice, close, restart): no failure notice then. */
   endedByCaller: boolean;
+  /** Spoken consent for this session: what is asked aloud, and which answers count. */
+  desk: VoiceConsentDesk;
+  unwatch: (() => void) | null;
+  state: VoiceState;
+  asking: string | null;
 }
 
 // Reasons the caller chose: nothing went wrong, so nothing to tell the visitor.
@@ -112,9 +131,33 @@ export class VoiceSession {
     const tools = host.schemas().map((t) => ({ ...t }));
     const context = host.context();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    const run: Run = { engine, tools, controller: new AbortController(), started: false, ended: false, endReason: null, endedByCaller: false };
+    const desk = new VoiceConsentDesk({
+      now: () => host.clock.now(),
+      answerConfirmation: (id, decision, evidence) => host.answerConfirmation(id, decision, evidence),
+      revokeGrant: (evidence) => host.revokeGrant(evidence),
+      grantActive: () => host.grantActive(),
+      approveSpending: (evidence) => host.approveSpending(evidence),
+      ask: (question) => (run.started && !run.ended ? engine.ask?.(question) : undefined),
+      onAsking: (id) => {
+        run.asking = id;
+        if (this.#current === run && !run.ended) host.setVoice({ state: run.state, engine: engine.kind, asking: id });
+      },
+    });
+    const run: Run = {
+      engine,
+      tools,
+      controller: new AbortController(),
+      started: false,
+      ended: false,
+      endReason: null,
+      endedByCaller: false,
+      desk,
+      unwatch: null,
+      state: VoiceState.connecting,
+      asking: null,
+    };
     this.#current = run;
-    host.setVoice({ state: VoiceState.connecting, engine: engine.kind });
+    host.setVoice({ state: VoiceState.connecting, engine: engine.kind, asking: null });
     try {
       await engine.start({
         signal: run.controller.signal,
@@ -138,7 +181,8 @@ export class VoiceSession {
           return !!schema && (schema.confirm || schema.cost > 0 || schema.tier3);
         },
         onState: (state) => {
-          if (this.#current === run && !run.ended) host.setVoice({ state, engine: engine.kind });
+          run.state = state;
+          if (this.#current === run && !run.ended) host.setVoice({ state, engine: engine.kind, asking: run.asking });
         },
         onTranscript: (event) => {
           const text = event.text.trim();
@@ -146,7 +190,8 @@ export class VoiceSession {
           host.recordTranscript(event.role, text);
         },
         // Engines call this only with recognised speech: the one source of voice evidence.
-        onUserUtterance: (text) => (run.ended ? 'pass' : this.#answer(text)),
+        onUserUtterance: (text, heard) => (run.ended ? 'pass' : desk.hear(text, heard)),
+        now: () => host.clock.now(),
         onEnd: (reason) => this.#finish(run, reason),
       });
     } catch (error) {
@@ -166,6 +211,33 @@ export class VoiceSession {
     }
     run.started = true;
     host.emit({ type: 'voice-started', engine: engine.kind });
+    // From now on one confirmation at a time is asked aloud; chips already waiting from text
+    // chat are asked in turn too.
+    run.unwatch = host.watch(() => {
+      if (!run.ended) desk.update(host.waitingConfirmations());
+    });
+    desk.begin(host.waitingConfirmations());
+  }
+
+  /**
+   * Runs a text-loop tool call (the browser engine's turns) under the voice waits while voice is
+   * on: 240 s for a confirming tool, 30 s for an ordinary one, as in every engine (SPEC §9).
+   */
+  async runTool(call: ToolCall, signal: AbortSignal, run: (call: ToolCall, signal: AbortSignal) => Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const current = this.#current;
+    if (!current) return run(call, signal);
+    const schema = current.tools.find((t) => t.name === call.name);
+    const confirming = !!schema && (schema.confirm || schema.cost > 0 || schema.tier3);
+    const waited = await withVoiceWait(this.#host.clock, confirming, (s) => run(call, s), signal);
+    if (!waited.timedOut) return waited.value;
+    return {
+      callId: call.id,
+      name: call.name,
+      status: confirming ? ToolOutcomeStatus.cancelled : ToolOutcomeStatus.failed,
+      result: voiceWaitResult(confirming),
+      label: confirming ? 'Cancelled' : 'Timed out',
+      attempts: 1,
+    };
   }
 
   /** Ends the session (the engine's `onEnd` then cancels confirmations and emits `voice-ended`). */
@@ -183,27 +255,13 @@ export class VoiceSession {
     run.controller.abort(new DOMException(`Voice ${reason}.`, 'AbortError'));
   }
 
-  #answer(text: string): UtteranceHandling {
-    const host = this.#host;
-    // The same rule picks what the voice bubble shows.
-    const pendingConfirmation = () => host.onScreenConfirmation();
-    if (classifyVoiceAnswer(text).kind === VoiceAnswerKind.grant && !pendingConfirmation()) {
-      // A blanket phrase with nothing on screen grants for the cost-bearing tools to come.
-      if (host.grantActive()) return 'consumed';
-      return host.approveSpending(VOICE_EVIDENCE) ? 'consumed' : 'pass';
-    }
-    return handleVoiceAnswer(text, {
-      pendingConfirmation,
-      answerConfirmation: (id, decision, evidence) => host.answerConfirmation(id, decision, evidence),
-      revokeGrant: (evidence) => host.revokeGrant(evidence),
-      grantActive: () => host.grantActive(),
-    });
-  }
-
   #finish(run: Run, reason: string): void {
     if (run.ended) return;
     run.ended = true;
     run.endReason = reason;
+    run.unwatch?.();
+    run.unwatch = null;
+    run.desk.close();
     const host = this.#host;
     // SPEC §5: nothing waits on buttons that are gone.
     host.cancelConfirmations();

@@ -17,7 +17,7 @@ import type { HostToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOut
 import { ArgumentValidator } from '../tools/validator.js';
 import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
-import { onScreenConfirmation } from './on-screen-confirmation.js';
+import { waitingConfirmations } from './on-screen-confirmation.js';
 import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
@@ -151,7 +151,9 @@ export class WaveSession implements WaveSessionApi {
       schemas: () => this.getHostToolSchemas(),
       context: () => this.#context.get(),
       runTool: (call, signal) => this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
-      onScreenConfirmation: () => onScreenConfirmation(this.#state.items)?.confirmation ?? null,
+      clock: this.#clock,
+      waitingConfirmations: () => waitingConfirmations(this.#state.items),
+      watch: (listener) => this.subscribe(listener),
       answerConfirmation: (id, decision, evidence) => this.answerConfirmation(id, decision, evidence),
       revokeGrant: (evidence) => this.revokeGrant(evidence),
       grantActive: () => this.#grant.state().active,
@@ -409,8 +411,9 @@ export class WaveSession implements WaveSessionApi {
     try {
       this.#loop = this.#options.createLoop({
         transport: this.#options.transport,
+        // While voice is on, a turn's tools are awaited no longer than voice allows (SPEC §9).
         runTool: (call, signal) =>
-          this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
+          this.#voice.runTool(call, signal, (c, s) => this.#runner.run(c, { signal: s, conversationId: this.#state.conversationId, source: 'model' })),
         // While voice is on, its turns keep the tool set it opened with (SPEC §9).
         schemas: () => this.#voice.tools ?? this.getHostToolSchemas(),
         context: () => this.#context.get(),

@@ -6,7 +6,7 @@ import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
 import { createLevelMeter } from './level-meter.js';
 import { beginVoiceStart, VoiceEndReason, VoiceState } from './types.js';
-import type { VoiceEngine, VoiceStartOptions } from './types.js';
+import type { VoiceEngine, VoiceQuestion, VoiceStartOptions } from './types.js';
 
 /** The part of `SpeechRecognition` the engine uses. */
 export interface SpeechRecognitionLike {
@@ -63,8 +63,18 @@ export interface BrowserEngineOptions {
 
 // Errors after which restarting recognition would only loop.
 const FATAL_RECOGNITION_ERRORS = new Set(['not-allowed', 'service-not-allowed', 'audio-capture', 'language-not-supported', 'network']);
+// Speech synthesis sometimes never reports its end: a spoken line is over after this at most.
+const SPEAK_BASE_MS = 4000;
+const SPEAK_MS_PER_CHAR = 90;
+const SPEAK_CAP_MS = 60_000;
 // Synthesis exposes no audio: the output wave pulses on word boundaries and decays over this.
 const BOUNDARY_DECAY_MS = 180;
+
+/** What the engine says to put a confirmation to the visitor. */
+export function spokenQuestion(question: VoiceQuestion): string {
+  const label = question.label.trim() || 'Shall I go ahead?';
+  return question.cost > 0 ? `${label} (${question.cost} credits)` : label;
+}
 
 /** Markdown the model may write, reduced to what a voice should say. */
 export function speakableText(markdown: string): string {
@@ -118,6 +128,12 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
   let lastBoundary = -Infinity;
   let removeAbort: (() => void) | null = null;
   let synthesis: SpeechSynthesisLike | null = null;
+  // When the current recognition session was started: the earliest its speech can have begun.
+  let sessionStartedAt: number | null = null;
+  // The confirmation being asked aloud, while one waits (SPEC §9).
+  let question: VoiceQuestion | null = null;
+  let speaking: { resolve: () => void; timer: unknown } | null = null;
+  const now = () => start?.now?.() ?? clock.now();
 
   const isOver = () => state === VoiceState.ended || state === VoiceState.error;
   const setState = (next: VoiceState) => {
@@ -145,6 +161,8 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
       }
     }
     recognising = false;
+    question = null;
+    finishSpeaking();
     synthesis?.cancel();
     mic?.close();
     mic = null;
@@ -155,30 +173,69 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
   const listen = () => {
     if (isOver() || recognising || !recognition || state === VoiceState.speaking) return;
     try {
+      // Taken before start(): speech this session hears cannot have begun earlier.
+      const at = now();
       recognition.start();
       recognising = true;
+      sessionStartedAt = at;
     } catch {
       // Already started (the browser raced us): it will report onend and we restart then.
     }
   };
 
-  const speak = (reply: string): Promise<void> =>
+  const finishSpeaking = () => {
+    const current = speaking;
+    speaking = null;
+    if (!current) return;
+    clock.clearTimeout(current.timer);
+    current.resolve();
+  };
+
+  /**
+   * Speaks `words` with recognition paused, so the engine never hears itself. `keepHeard` stops
+   * recognition gracefully (what the visitor had already said still arrives); otherwise it is
+   * aborted. Resolves when spoken, or after a cap (some browsers never fire `end`).
+   */
+  const speak = (words: string, keepHeard = false): Promise<void> =>
     new Promise((resolve) => {
-      const text = speakableText(reply);
+      const text = speakableText(words);
       const Utterance = options.SpeechSynthesisUtteranceImpl ?? (globalThis.SpeechSynthesisUtterance as unknown as SpeechUtteranceConstructorLike | undefined);
+      if (recognising) {
+        try {
+          if (keepHeard) recognition?.stop();
+          else recognition?.abort();
+        } catch {
+          // Already stopping.
+        }
+      }
       if (!text || !synthesis || !Utterance) return resolve();
+      finishSpeaking();
       setState(VoiceState.speaking);
-      if (recognising) recognition?.abort();
       const utterance = new Utterance(text);
       if (options.lang) utterance.lang = options.lang;
       utterance.onboundary = () => {
         lastBoundary = clock.now();
       };
-      utterance.onend = () => resolve();
-      utterance.onerror = () => resolve();
+      const timer = clock.setTimeout(finishSpeaking, Math.min(SPEAK_CAP_MS, SPEAK_BASE_MS + text.length * SPEAK_MS_PER_CHAR));
+      const entry = { resolve, timer };
+      speaking = entry;
+      const done = () => {
+        if (speaking === entry) finishSpeaking();
+      };
+      utterance.onend = done;
+      utterance.onerror = done;
       lastBoundary = clock.now();
       synthesis.speak(utterance);
     });
+
+  /** Puts the waiting confirmation to the visitor, then listens for the answer. */
+  const askAloud = async (asked: VoiceQuestion): Promise<void> => {
+    if (isOver()) return;
+    await speak(spokenQuestion(asked), true);
+    if (isOver() || question !== asked) return;
+    setState(VoiceState.listening);
+    listen();
+  };
 
   const runTurn = async (text: string) => {
     if (!start || isOver()) return;
@@ -213,9 +270,15 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
     if (!start || isOver()) return;
     start.onTranscript({ role: 'user', text, final: true });
     // The recogniser heard the visitor: this is the one place a spoken answer may settle consent.
-    if (start.onUserUtterance?.(text) === 'consumed') return;
-    if (turn) queued.push(text);
-    else void runTurn(text);
+    if (start.onUserUtterance?.(text, { speechStartedAt: sessionStartedAt }) === 'consumed') return;
+    if (!turn) {
+      void runTurn(text);
+      return;
+    }
+    // Said while a turn waits (on a confirmation, say): kept for the model, sent when the turn
+    // ends; a waiting confirmation is asked again so the visitor knows what is still open.
+    queued.push(text);
+    if (question) void askAloud(question);
   };
 
   return {
@@ -231,6 +294,11 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
     },
     stop(reason: string = VoiceEndReason.stopped) {
       end(reason);
+    },
+    ask(next: VoiceQuestion | null): Promise<void> {
+      question = next;
+      if (!next || isOver()) return Promise.resolve();
+      return askAloud(next);
     },
     async start(startOptions: VoiceStartOptions): Promise<void> {
       if (state !== VoiceState.idle) throw new Error(`voice engine already ${state}`);

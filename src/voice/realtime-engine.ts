@@ -12,9 +12,11 @@ import type { SanitizedResult, ToolCall } from '../tools/types.js';
 import { PROTOCOL_VERSION } from '../transport/protocol.js';
 import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/protocol.js';
 import { createBrowserAudio } from './browser-audio.js';
+import { REALTIME_SAMPLE_RATE } from './pcm.js';
 import type { RealtimeAudio } from './browser-audio.js';
-import { beginVoiceStart, VoiceEndReason, VoiceState, VoiceToolWaitMs } from './types.js';
-import type { VoiceEngine, VoiceStartOptions } from './types.js';
+import { beginVoiceStart, VoiceEndReason, VoiceState } from './types.js';
+import type { VoiceEngine, VoiceQuestion, VoiceStartOptions } from './types.js';
+import { voiceWaitResult, withVoiceWait } from './tool-wait.js';
 import { toRealtimeTools } from './session-config.js';
 import { describeError } from '../util/describe-error.js';
 
@@ -98,6 +100,27 @@ function isMicRefusal(error: unknown): boolean {
   return ['NotAllowedError', 'SecurityError', 'NotFoundError', 'OverconstrainedError'].some((n) => n === name || message === n);
 }
 
+// Input audio marks kept for speech timing: ~5 minutes of 100 ms chunks.
+const MAX_AUDIO_MARKS = 3000;
+
+/** Milliseconds of 24 kHz PCM16 audio in a base64 chunk, without decoding it. */
+export function base64AudioMs(chunk: string): number {
+  const padding = chunk.endsWith('==') ? 2 : chunk.endsWith('=') ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((chunk.length * 3) / 4) - padding);
+  return (bytes / 2 / REALTIME_SAMPLE_RATE) * 1000;
+}
+
+/** The instructions of a response that asks one waiting confirmation aloud. */
+function askInstructions(base: string, question: VoiceQuestion): string {
+  const label = neutralizeInstructions(question.label).text.slice(0, 300);
+  const cost = question.cost > 0 ? ` It costs ${question.cost} credits.` : '';
+  const again =
+    question.reason === 'again'
+      ? ' The visitor used a blanket approval, which cannot answer this action: it needs its own yes or no.'
+      : '';
+  return `${base ? `${base}\n\n` : ''}A confirmation is waiting on screen for this action: "${label}".${cost}${again} Ask the visitor now, in one short sentence, whether to go ahead. Do not call any tool.`;
+}
+
 /** What a tool result may hold for the model in voice, as the server caps it in text (SPEC §10). */
 export const VOICE_RESULT_MAX_CHARS = 8000;
 
@@ -135,6 +158,23 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
   let removeAbort: (() => void) | null = null;
   // The site's result cap, as the wave server sent it with the session.
   let resultCap = VOICE_RESULT_MAX_CHARS;
+  // Speech timing (SPEC §9): which audio went out when, and when each input item's speech began.
+  let sentMs = 0;
+  const sentAt: Array<{ endMs: number; at: number }> = [];
+  const speechStarts = new Map<string, number>();
+  let pendingAsk: VoiceQuestion | null = null;
+  let instructions = '';
+  const now = () => start?.now?.() ?? clock.now();
+  const recordSent = (chunk: string) => {
+    sentMs += base64AudioMs(chunk);
+    sentAt.push({ endMs: sentMs, at: now() });
+    if (sentAt.length > MAX_AUDIO_MARKS) sentAt.splice(0, sentAt.length - MAX_AUDIO_MARKS);
+  };
+  /** The session-clock time at which input audio offset `offsetMs` was captured, or null if not sent yet. */
+  const audioTime = (offsetMs: number): number | null => {
+    for (const mark of sentAt) if (mark.endMs >= offsetMs) return mark.at - (mark.endMs - offsetMs);
+    return null;
+  };
 
   const setState = (next: VoiceState) => {
     if (state === next) return;
@@ -169,11 +209,27 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     start?.onEnd(reason);
   };
 
+  // One response at a time: marked active as soon as it is asked for, until response.done (or an error).
+  let awaitingCreated = false;
+  const createResponse = (event: Record<string, unknown>) => {
+    responseActive = true;
+    awaitingCreated = true;
+    send(event);
+  };
+
   const maybeCreateResponse = () => {
     if (running.size === 0 && !responseActive && outputsWaiting) {
       outputsWaiting = false;
-      send({ type: 'response.create' });
+      createResponse({ type: 'response.create' });
     }
+  };
+
+  /** Asks the waiting confirmation aloud once no response is under way (one response at a time). */
+  const flushAsk = () => {
+    if (!pendingAsk || !ready || responseActive) return;
+    const question = pendingAsk;
+    pendingAsk = null;
+    createResponse({ type: 'response.create', response: { tool_choice: 'none', instructions: askInstructions(instructions, question) } });
   };
 
   const runCall = async (callId: string, name: string, args: string) => {
@@ -181,34 +237,22 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     handled.add(callId);
     const opts = start;
     const confirming = opts.isConfirming(name);
-    const waitMs = confirming ? VoiceToolWaitMs.confirming : VoiceToolWaitMs.ordinary;
     const controller = new AbortController();
     running.set(callId, controller);
     setState(VoiceState.thinking);
     const call: ToolCall = { id: callId, name, arguments: args };
-    let timer: unknown;
-    const timedOut = new Promise<SanitizedResult>((resolve) => {
-      timer = clock.setTimeout(() => {
-        // Aborting the run cancels its confirmation: nothing waits on a chip after this.
-        controller.abort(new Error('voice tool wait exceeded'));
-        resolve({
-          success: false,
-          timedOut: true,
-          error: confirming
-            ? `The visitor did not answer the confirmation within ${waitMs / 1000} s; it was cancelled and the action did not happen. Do not retry unless the visitor asks.`
-            : `The action timed out after ${waitMs / 1000} s and did not complete.`,
-        });
-      }, waitMs);
-    });
-    const ran = opts.runTool(call, controller.signal).then(
-      (outcome) => outcome.result,
-      (error: unknown): SanitizedResult => ({
-        success: false,
-        error: describeError(error),
-      }),
+    // The same waits as every engine (SPEC §9); past them the run is aborted and its chip cancelled.
+    const waited = await withVoiceWait(
+      clock,
+      confirming,
+      (signal) =>
+        opts.runTool(call, signal).then(
+          (outcome) => outcome.result,
+          (error: unknown): SanitizedResult => ({ success: false, error: describeError(error) }),
+        ),
+      controller.signal,
     );
-    const result = await Promise.race([ran, timedOut]);
-    clock.clearTimeout(timer);
+    const result: SanitizedResult = waited.timedOut ? voiceWaitResult(confirming) : waited.value;
     if (running.get(callId) !== controller || isOver()) return;
     running.delete(callId);
     if (name === LOAD_TOOLS_NAME && result['success'] !== false && opts.toolsAfterLoad) {
@@ -224,13 +268,27 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     maybeCreateResponse();
   };
 
+  const onSpeechStarted = (event: ServerEvent) => {
+    // The API's own offset into the input audio, mapped to when that audio was captured here;
+    // it includes the prefix padding, so it is never later than the speech. Without an offset
+    // (or audio) the event's arrival is the nearest bound the engine has.
+    const offset = event['audio_start_ms'];
+    const mapped = typeof offset === 'number' && Number.isFinite(offset) ? audioTime(offset) : null;
+    const at = Math.min(mapped ?? now(), now());
+    speechStarts.set(str(event['item_id']), at);
+    if (speechStarts.size > 64) speechStarts.delete(speechStarts.keys().next().value as string);
+  };
+
   const onUserTranscript = (event: ServerEvent) => {
     const text = str(event['transcript']).trim();
+    const itemId = str(event['item_id']);
+    // Whatever order transcripts arrive in, an item's speech began when its speech_started said.
+    const speechStartedAt = speechStarts.get(itemId) ?? null;
+    speechStarts.delete(itemId);
     if (!text || !start) return;
     start.onTranscript({ role: 'user', text, final: true });
     // Only the input transcription reaches the consent hook: it is the visitor's own voice.
-    if (start.onUserUtterance?.(text) === 'consumed') {
-      const itemId = str(event['item_id']);
+    if (start.onUserUtterance?.(text, { speechStartedAt }) === 'consumed') {
       if (itemId) send({ type: 'conversation.item.delete', item_id: itemId });
       if (responseActive) send({ type: 'response.cancel' });
       audio?.interrupt();
@@ -261,6 +319,7 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
   const onServerEvent = (event: ServerEvent) => {
     switch (event.type) {
       case 'input_audio_buffer.speech_started':
+        onSpeechStarted(event);
         audio?.interrupt();
         setState(VoiceState.listening);
         break;
@@ -273,7 +332,15 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       case 'conversation.item.input_audio_transcription.completed':
         onUserTranscript(event);
         break;
+      case 'error':
+        // A refused response.create: no response is under way after all.
+        if (awaitingCreated) {
+          awaitingCreated = false;
+          responseActive = false;
+        }
+        break;
       case 'response.created':
+        awaitingCreated = false;
         responseActive = true;
         setState(VoiceState.thinking);
         break;
@@ -330,6 +397,7 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
         if (Array.isArray(output)) output.forEach(onFunctionCallItem);
         if (running.size === 0 && state !== VoiceState.speaking) setState(VoiceState.listening);
         maybeCreateResponse();
+        flushAsk();
         break;
       }
       default:
@@ -347,6 +415,12 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     stop(reason: string = VoiceEndReason.stopped) {
       end(reason);
     },
+    ask(question: VoiceQuestion | null) {
+      // The first confirmation of a response is asked by the model as it calls the tool; one
+      // that waited its turn, or must be asked again, gets a response of its own.
+      pendingAsk = question && question.reason !== 'shown' ? question : null;
+      flushAsk();
+    },
     async start(startOptions: VoiceStartOptions): Promise<void> {
       if (state !== VoiceState.idle) throw new Error(`voice engine already ${state}`);
       start = startOptions;
@@ -358,7 +432,9 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
         await audio?.start({
           signal,
           onChunk: (chunk) => {
-            if (ready) send({ type: 'input_audio_buffer.append', audio: chunk });
+            if (!ready) return;
+            send({ type: 'input_audio_buffer.append', audio: chunk });
+            recordSent(chunk);
           },
           onPlaybackIdle: () => {
             if (state === VoiceState.speaking && !responseActive) setState(VoiceState.listening);
@@ -402,6 +478,8 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       socket.onerror = () => undefined;
       // The one context frame; after it the tool set is fixed for the session (SPEC §9).
       send({ type: 'session.update', session: session.sessionConfig });
+      const configured = (session.sessionConfig as { instructions?: unknown } | undefined)?.instructions;
+      instructions = typeof configured === 'string' ? configured : '';
       ready = true;
       setState(VoiceState.listening);
     },

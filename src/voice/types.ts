@@ -44,6 +44,30 @@ export interface VoiceTranscriptEvent {
 /** What the voice-consent hook did with an utterance. */
 export type UtteranceHandling = 'consumed' | 'pass';
 
+/** When the visitor began saying an utterance, from the engine's own timing (never transcript order). */
+export interface VoiceHeard {
+  /**
+   * The earliest the speech can have begun, on the session's clock (`VoiceStartOptions.now`):
+   * the realtime API's speech-start audio offset, or the start of the recognition session that
+   * heard it. Null when the engine cannot tell: such an utterance never answers a confirmation.
+   */
+  speechStartedAt: number | null;
+}
+
+/** A confirmation the session asks the visitor about aloud (SPEC §9). */
+export interface VoiceQuestion {
+  id: string;
+  /** The chip's question (`confirmLabel` or the default). */
+  label: string;
+  cost: number;
+  tier3: boolean;
+  /**
+   * Why it is asked now: `shown` (the first of a batch, as the model calls the tool), `turn`
+   * (it waited behind another and its turn came), `again` (a blanket phrase could not answer it).
+   */
+  reason: 'shown' | 'turn' | 'again';
+}
+
 /** Everything an engine needs for one session; the tool set is fixed once it starts. */
 export interface VoiceStartOptions {
   /** Aborting ends the session (same as `stop('aborted')`). */
@@ -61,10 +85,13 @@ export interface VoiceStartOptions {
   onTranscript(event: VoiceTranscriptEvent): void;
   /**
    * Voice consent: called with each final utterance of the visitor, only ever from the speech
-   * recogniser or the realtime input transcription (never model output). 'consumed' means
-   * it settled a confirmation or the grant and must not reach the model.
+   * recogniser or the realtime input transcription (never model output), with when the visitor
+   * began saying it. 'consumed' means it settled a confirmation or the grant and must not
+   * reach the model.
    */
-  onUserUtterance?(text: string): UtteranceHandling;
+  onUserUtterance?(text: string, heard: VoiceHeard): UtteranceHandling;
+  /** The session's clock, for `VoiceHeard.speechStartedAt` (default: the engine's own clock). */
+  now?(): number;
   /** Called once when the session ends for any reason; the wiring cancels confirmations. */
   onEnd(reason: string): void;
   /**
@@ -80,6 +107,12 @@ export interface VoiceEngine {
   start(options: VoiceStartOptions): Promise<void>;
   stop(reason?: string): void;
   readonly state: VoiceState;
+  /**
+   * Puts a confirmation to the visitor aloud, or (null) stops asking. Resolves once the
+   * question has been asked; an answer counts only if speech began after that. Optional: an
+   * engine without it relies on the model asking, and the question counts as asked when shown.
+   */
+  ask?(question: VoiceQuestion | null): void | Promise<void>;
   /** Microphone level, 0..1, smoothed. */
   inputLevel(): number;
   /** Playback level, 0..1, smoothed. */

@@ -397,7 +397,7 @@ export function classifyVoiceAnswer(utterance: string): { kind: VoiceAnswerKind 
   if (sureSure) return message;
 
   if (read.includes(Clause.other)) return message;
-  const decisive = read.filter((c) => c !== Clause.neutral);
+  const decisive: Clause[] = read.filter((c) => c !== Clause.neutral);
   if (decisive.length === 0) return message;
   const has = (c: Clause) => decisive.includes(c);
   const lastDecisive = [...decisive].reverse().find((c) => c === Clause.yes || c === Clause.no || c === Clause.grant || c === Clause.revoke);
