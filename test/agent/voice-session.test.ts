@@ -6,7 +6,7 @@ import { WaveSession, type SessionLoop, type SessionLoopDeps } from '../../src/a
 import { MemoryStorage } from '../../src/storage.js';
 import type { ToolOutcome } from '../../src/tools/types.js';
 import { VoiceState } from '../../src/voice/types.js';
-import type { VoiceEngine, VoiceEngineKind, VoiceStartOptions } from '../../src/voice/types.js';
+import type { VoiceEngine, VoiceEngineKind, VoiceQuestion, VoiceStartOptions } from '../../src/voice/types.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
 
 /** A scriptable engine: the test plays the provider and the visitor. */
@@ -17,6 +17,8 @@ class FakeEngine implements VoiceEngine {
   stops: string[] = [];
   failWith: Error | null = null;
   level = { input: 0, output: 0 };
+  /** Every question the session put aloud (null: stop asking). */
+  asked: Array<VoiceQuestion | null> = [];
 
   constructor(kind: VoiceEngineKind = 'realtime') {
     this.kind = kind;
@@ -58,10 +60,15 @@ class FakeEngine implements VoiceEngine {
     return this.options!.runTool({ id, name, arguments: JSON.stringify(args) }, new AbortController().signal);
   }
 
-  /** The recogniser heard the visitor say `text`. */
-  hear(text: string): 'consumed' | 'pass' | undefined {
+  ask(question: VoiceQuestion | null): void {
+    this.asked.push(question);
+  }
+
+  /** The recogniser heard the visitor say `text`, begun at `startedAt` (default: now). */
+  hear(text: string, startedAt?: number | null): 'consumed' | 'pass' | undefined {
     this.options!.onTranscript({ role: 'user', text, final: true });
-    return this.options!.onUserUtterance?.(text);
+    const at = startedAt === undefined ? this.options!.now!() : startedAt;
+    return this.options!.onUserUtterance?.(text, { speechStartedAt: at });
   }
 
   #set(state: VoiceState): void {
@@ -112,11 +119,11 @@ describe('WaveSession voice', () => {
     const { session, events } = setup();
     const engine = new FakeEngine();
     const starting = session.startVoice(engine);
-    expect(session.state.voice).to.deep.equal({ state: 'connecting', engine: 'realtime' });
+    expect(session.state.voice).to.deep.equal({ state: 'connecting', engine: 'realtime', asking: null });
     expect(types(events)).to.not.include('voice-started');
     await starting;
     expect(events.filter((e) => e.type === 'voice-started')).to.deep.equal([{ type: 'voice-started', engine: 'realtime' }]);
-    expect(session.state.voice).to.deep.equal({ state: 'listening', engine: 'realtime' });
+    expect(session.state.voice).to.deep.equal({ state: 'listening', engine: 'realtime', asking: null });
 
     session.endVoice('stopped');
     expect(engine.stops).to.deep.equal(['stopped']);
@@ -232,19 +239,125 @@ describe('WaveSession voice', () => {
     expect(types(events)).to.include('grant-started');
   });
 
-  it('settles the newest confirmation on screen', async () => {
-    const { session, chips } = setup();
+  it('asks one confirmation at a time, oldest first: a yes settles only the one asked, then the next is asked in turn', async () => {
+    const { session, chips, clock } = setup();
     session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: (args: unknown) => args });
     const engine = new FakeEngine();
     await session.startVoice(engine);
     const older = engine.call('delete_task', { id: 1 }, 'old');
     const newer = engine.call('delete_task', { id: 2 }, 'new');
     for (let i = 0; i < 200 && chips().filter((c) => c.status === 'awaiting-confirmation').length < 2; i++) await aTimeout(0);
+    expect(session.state.voice?.asking).to.equal('old');
+    expect(engine.asked.map((q) => q?.id)).to.deep.equal(['old']);
+    clock.tick(500);
     expect(engine.hear('yes')).to.equal('consumed');
-    expect((await newer).result.success).to.equal(true);
-    expect(chips().find((c) => c.id === 'old')?.status).to.equal('awaiting-confirmation');
-    session.endVoice();
-    expect((await older).status).to.equal('cancelled');
+    expect((await older).result.success).to.equal(true);
+    expect(chips().find((c) => c.id === 'new')?.status).to.equal('awaiting-confirmation');
+    // The next one is now asked aloud, with its own question; an answer begun before it was asked does not count.
+    expect(session.state.voice?.asking).to.equal('new');
+    expect(engine.asked.at(-1)).to.deep.include({ id: 'new', reason: 'turn' });
+    expect(engine.hear('no', clock.now() - 1)).to.equal('pass');
+    clock.tick(500);
+    expect(engine.hear('no')).to.equal('consumed');
+    expect((await newer).status).to.equal('cancelled');
+    expect(session.state.voice?.asking).to.equal(null);
+    expect(engine.asked.at(-1)).to.equal(null);
+  });
+
+  it('a yes begun before the chip was shown goes to the model, whatever order the transcript arrives in', async () => {
+    const { session, chips, clock, waitingChip } = setup();
+    let runs = 0;
+    session.registerTool('add_scene', { description: 'Add.', cost: 40, handler: () => ({ n: ++runs }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    const spokeAt = clock.now();
+    clock.tick(300);
+    const call = engine.call('add_scene', {}, 'c1');
+    await waitingChip();
+    clock.tick(300);
+    // The transcript of the earlier "yes" arrives only now.
+    expect(engine.hear('yes', spokeAt)).to.equal('pass');
+    expect(engine.hear('approve all spending', spokeAt)).to.equal('pass');
+    expect(engine.hear('yes', null)).to.equal('pass');
+    expect(chips().find((c) => c.id === 'c1')?.status).to.equal('awaiting-confirmation');
+    expect(session.state.grant.active).to.equal(false);
+    expect(runs).to.equal(0);
+    expect(engine.hear('yes')).to.equal('consumed');
+    expect((await call).result.success).to.equal(true);
+  });
+
+  it('a blanket phrase settles nothing on a free confirm chip or a tier3 chip: the question is asked again', async () => {
+    const { session, chips, clock, waitingChip } = setup();
+    let runs = 0;
+    session.registerTool('delete_all', { description: 'Delete.', confirm: true, handler: () => ({ n: ++runs }) });
+    session.registerTool('wire_money', { description: 'Wire.', cost: 40, tier3: true, handler: () => ({ n: ++runs }) });
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    for (const [name, id] of [['delete_all', 'free'], ['wire_money', 't3']] as const) {
+      const call = engine.call(name, {}, id);
+      await waitingChip();
+      for (const phrase of ["don't ask again", 'stop asking', 'stop asking me', 'approve all spending']) {
+        clock.tick(100);
+        const before = engine.asked.length;
+        expect(engine.hear(phrase)).to.equal('consumed');
+        expect(engine.asked.length).to.equal(before + 1);
+        expect(engine.asked.at(-1)).to.deep.include({ id, reason: 'again' });
+        expect(chips().find((c) => c.id === id)?.status).to.equal('awaiting-confirmation');
+      }
+      expect(session.state.grant.active).to.equal(false);
+      expect(runs).to.equal(0);
+      clock.tick(100);
+      expect(engine.hear('no')).to.equal('consumed');
+      expect((await call).status).to.equal('cancelled');
+    }
+  });
+
+  it('chips already waiting when voice starts are asked aloud in turn', async () => {
+    const { session, waitingChip, clock } = setup();
+    session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: () => ({ ok: 1 }) });
+    const pending = session.callTool('delete_task');
+    const chip = await waitingChip();
+    const engine = new FakeEngine();
+    await session.startVoice(engine);
+    expect(engine.asked[0]).to.deep.include({ id: chip.id, reason: 'turn' });
+    clock.tick(10);
+    expect(engine.hear('yes')).to.equal('consumed');
+    expect((await pending).success).to.equal(true);
+  });
+
+  it('a browser-engine turn waits 240 s on a confirmation and 30 s on an ordinary tool, then tells the model', async () => {
+    let deps: SessionLoopDeps | undefined;
+    const outcomes: ToolOutcome[] = [];
+    const { session, clock, chips } = setup((d) => {
+      deps = d;
+      return {
+        async send() {
+          outcomes.push(await deps!.runTool({ id: 'c1', name: 'add_scene', arguments: '{}' }, new AbortController().signal));
+          outcomes.push(await deps!.runTool({ id: 'c2', name: 'slow', arguments: '{}' }, new AbortController().signal));
+        },
+        async retry() {},
+        reset() {},
+      };
+    });
+    session.registerTool('add_scene', { description: 'Add.', cost: 40, handler: () => ({ ok: true }) });
+    session.registerTool('slow', { description: 'Slow.', handler: () => new Promise(() => undefined) });
+    await session.startVoice(new FakeEngine('browser'));
+    const turn = session.sendForReply('add a scene', new AbortController().signal);
+    for (let i = 0; i < 200 && !chips().some((c) => c.status === 'awaiting-confirmation'); i++) await aTimeout(0);
+    await clock.tickAsync(239_999);
+    expect(outcomes).to.have.length(0);
+    await clock.tickAsync(1);
+    for (let i = 0; i < 50 && outcomes.length < 1; i++) await aTimeout(0);
+    expect(outcomes[0]).to.deep.include({ status: 'cancelled' });
+    expect(outcomes[0]!.result).to.include({ success: false, timedOut: true });
+    expect(chips().find((c) => c.id === 'c1')?.status).to.equal('cancelled');
+    for (let i = 0; i < 50 && !chips().some((c) => c.id === 'c2'); i++) await aTimeout(0);
+    await clock.tickAsync(29_999);
+    expect(outcomes).to.have.length(1);
+    await clock.tickAsync(1);
+    await turn;
+    expect(outcomes[1]!.result).to.include({ success: false, timedOut: true });
+    expect(clock.pending).to.equal(0);
   });
 
   it('model text never settles a confirmation: only onUserUtterance carries voice evidence', async () => {
