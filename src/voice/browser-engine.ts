@@ -200,6 +200,9 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
     new Promise((resolve) => {
       const text = speakableText(words);
       const Utterance = options.SpeechSynthesisUtteranceImpl ?? (globalThis.SpeechSynthesisUtterance as unknown as SpeechUtteranceConstructorLike | undefined);
+      const canSpeak = !!text && !!synthesis && !!Utterance;
+      // Speaking first, so the recogniser's end does not restart it under the voice.
+      if (canSpeak) setState(VoiceState.speaking);
       if (recognising) {
         try {
           if (keepHeard) recognition?.stop();
@@ -208,9 +211,8 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
           // Already stopping.
         }
       }
-      if (!text || !synthesis || !Utterance) return resolve();
+      if (!canSpeak || !synthesis || !Utterance) return resolve();
       finishSpeaking();
-      setState(VoiceState.speaking);
       const utterance = new Utterance(text);
       if (options.lang) utterance.lang = options.lang;
       utterance.onboundary = () => {

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocket } from 'ws';
 import { WaveSession } from '../../src/agent/wave-session.js';
+import type { VoiceSessionResponse } from '../../src/transport/protocol.js';
 import { MemoryStorage } from '../../src/storage.js';
 import type { RealtimeAudio, RealtimeAudioStartOptions } from '../../src/voice/browser-audio.js';
 import { base64AudioMs, createRealtimeEngine } from '../../src/voice/realtime-engine.js';
@@ -11,7 +12,9 @@ import type { WebSocketConstructorLike } from '../../src/voice/realtime-engine.j
 import type { VoiceHeard } from '../../src/voice/types.js';
 import { fakeRealtimeServer, manualClock, type FakeConnection, type Frame } from './voice-fake-realtime.js';
 
-const session = (url: string) => async () => ({
+const session = (url: string) => async (): Promise<VoiceSessionResponse> => ({
+  transport: 'websocket',
+  model: 'gpt-realtime',
   url,
   clientSecret: 'ek_test',
   expiresAt: 2_000_000_000,

@@ -3,7 +3,8 @@ import type { Clock } from '../../src/clock.js';
 import { createBrowserEngine, speakableText } from '../../src/voice/browser-engine.js';
 import type { SpeechRecognitionEventLike, SpeechRecognitionLike, SpeechUtteranceLike } from '../../src/voice/browser-engine.js';
 import { VoiceState } from '../../src/voice/types.js';
-import type { UtteranceHandling, VoiceStartOptions, VoiceTranscriptEvent } from '../../src/voice/types.js';
+import type { UtteranceHandling, VoiceHeard, VoiceQuestion, VoiceStartOptions, VoiceTranscriptEvent } from '../../src/voice/types.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 /** A recogniser the test drives: `hear()` delivers a result, `end()` ends a phrase. */
 class FakeRecognition implements SpeechRecognitionLike {
@@ -74,7 +75,7 @@ function deferred<T>() {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
-function setup(opts: { hook?: (text: string) => UtteranceHandling; reply?: (text: string, signal: AbortSignal) => Promise<string> } = {}) {
+function setup(opts: { hook?: (text: string, heard: VoiceHeard) => UtteranceHandling; reply?: (text: string, signal: AbortSignal) => Promise<string>; clock?: Clock } = {}) {
   FakeRecognition.instances = [];
   const synthesis = new FakeSynthesis();
   const sent: Array<{ text: string; signal: AbortSignal }> = [];
@@ -92,7 +93,7 @@ function setup(opts: { hook?: (text: string) => UtteranceHandling; reply?: (text
     SpeechSynthesisUtteranceImpl: FakeUtterance,
     lang: 'en-GB',
     openMicLevel: null,
-    clock,
+    clock: opts.clock ?? clock,
   });
   const options: VoiceStartOptions = {
     signal: abort.signal,
@@ -248,5 +249,79 @@ describe('browser voice engine', () => {
 
   it('speaks Markdown as plain words', () => {
     expect(speakableText('**Added** [milk](https://x.test) to your `basket`.\n\n# Done')).to.equal('Added milk to your basket. Done');
+  });
+
+  describe('spoken consent', () => {
+    const question: VoiceQuestion = { id: 'c1', label: 'Add the scene?', cost: 40, tier3: false, reason: 'shown' };
+
+    it('asks the confirmation aloud with recognition stopped, then listens in a new session: answers carry that session\'s start', async () => {
+      const reply = deferred<string>();
+      const heard: Array<[string, VoiceHeard]> = [];
+      const s = setup({ reply: () => reply.promise, hook: (text, h) => (heard.push([text, h]), text === 'yes' ? 'consumed' : 'pass') });
+      clock.t = 0;
+      await s.engine.start(s.options);
+      const rec = s.rec();
+      rec.hear('add the intro scene');
+      rec.end();
+      clock.t = 100;
+      const asked = s.engine.ask!(question) as Promise<void>;
+      expect(rec.running, 'the engine never hears its own question').to.equal(false);
+      expect(s.engine.state).to.equal(VoiceState.speaking);
+      expect(s.synthesis.spoken.at(-1)!.text).to.equal('Add the scene? (40 credits)');
+      clock.t = 200;
+      s.synthesis.spoken.at(-1)!.onend?.();
+      await asked;
+      expect(s.engine.state).to.equal(VoiceState.listening);
+      expect(rec.running).to.equal(true);
+      clock.t = 900;
+      rec.hear('yes');
+      expect(heard.map(([t, h]) => [t, h.speechStartedAt])).to.deep.equal([
+        ['add the intro scene', 0],
+        ['yes', 200],
+      ]);
+      expect(s.sent.map((x) => x.text)).to.deep.equal(['add the intro scene']);
+      reply.resolve('');
+      s.engine.stop();
+    });
+
+    it('what the visitor says while a confirmation waits is kept for the model, and the question is asked again', async () => {
+      const reply = deferred<string>();
+      const s = setup({ reply: (text) => (text === 'add a scene' ? reply.promise : Promise.resolve('')), hook: () => 'pass' });
+      await s.engine.start(s.options);
+      const rec = s.rec();
+      rec.hear('add a scene');
+      rec.end();
+      const asked = s.engine.ask!(question) as Promise<void>;
+      s.synthesis.spoken.at(-1)!.onend?.();
+      await asked;
+      const spokenBefore = s.synthesis.spoken.length;
+      rec.hear('how much does it cost');
+      expect(s.synthesis.spoken.length, 'asked again').to.equal(spokenBefore + 1);
+      expect(s.synthesis.spoken.at(-1)!.text).to.equal('Add the scene? (40 credits)');
+      s.synthesis.spoken.at(-1)!.onend?.();
+      await s.engine.ask!(null);
+      reply.resolve('');
+      await flush();
+      expect(s.sent.map((x) => x.text)).to.deep.equal(['add a scene', 'how much does it cost']);
+      s.engine.stop();
+    });
+
+    it('a synthesis that never reports its end does not hold the question: it counts as asked after a cap', async () => {
+      const fake = new FakeClock(0);
+      const s = setup({ clock: fake, reply: () => new Promise(() => undefined), hook: () => 'pass' });
+      await s.engine.start(s.options);
+      s.rec().hear('add a scene');
+      s.rec().end();
+      let done = false;
+      void (s.engine.ask!(question) as Promise<void>).then(() => (done = true));
+      await flush();
+      expect(done).to.equal(false);
+      fake.tick(60_000);
+      await flush();
+      expect(done).to.equal(true);
+      expect(s.engine.state).to.equal(VoiceState.listening);
+      s.engine.stop();
+      expect(fake.pending, 'no timer left behind').to.equal(0);
+    });
   });
 });
