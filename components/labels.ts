@@ -114,6 +114,10 @@ export interface WaveLabels {
   errorGeneric: LabelTemplate;
   voiceMicDenied: string;
   voiceNoMicrophone: string;
+  /** Voice: sound cannot play (no audio output device). */
+  voiceNoAudioOutput: string;
+  /** Voice: the microphone or the connection did not respond in time. */
+  voiceTimedOut: string;
   voiceUnsupported: string;
   voiceConnectionLost: string;
   voiceAudioCapture: string;
@@ -187,7 +191,9 @@ export const defaultLabels: WaveLabels = {
   errorInvalidToolArguments: 'The assistant sent an invalid request. Try again.',
   errorGeneric: 'Something went wrong while talking to the assistant. Try again.',
   voiceMicDenied: 'Voice needs the microphone, and access to it was refused.',
-  voiceNoMicrophone: 'Voice could not find a microphone.',
+  voiceNoMicrophone: 'Voice needs a microphone, and none was found.',
+  voiceNoAudioOutput: 'Voice could not play sound: no audio output was found.',
+  voiceTimedOut: 'Voice could not start: the microphone or the connection did not respond. Try again.',
   voiceUnsupported: "Voice isn't available in this browser.",
   voiceConnectionLost: 'The voice connection was lost.',
   voiceAudioCapture: 'Voice could not hear a microphone.',
@@ -363,6 +369,8 @@ const STEP_ERRORS: Readonly<Record<string, keyof WaveLabels>> = {
 const VOICE_FAILURES: Readonly<Record<string, keyof WaveLabels>> = {
   'mic-denied': 'voiceMicDenied',
   'no-microphone': 'voiceNoMicrophone',
+  'no-audio-output': 'voiceNoAudioOutput',
+  'timed-out': 'voiceTimedOut',
   unsupported: 'voiceUnsupported',
   'connection-lost': 'voiceConnectionLost',
   'audio-capture': 'voiceAudioCapture',

@@ -8,7 +8,7 @@ import type { ConfirmDecision, ConfirmationRequest, VisitorEvidence } from '../c
 import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
 import { ToolOutcomeStatus, type HostToolSchema, type ToolCall, type ToolOutcome } from '../tools/types.js';
 import { voiceWaitResult, withVoiceWait } from '../voice/tool-wait.js';
-import { VoiceEndReason, VoiceState } from '../voice/types.js';
+import { audioFailureReason, VoiceEndReason, VoiceState } from '../voice/types.js';
 import type { VoiceEngine } from '../voice/types.js';
 import { VoiceConsentDesk } from '../voice/voice-consent.js';
 import { NoticeKind, type NoticeFact, type WaveCoreEvent } from './types.js';
@@ -70,6 +70,10 @@ const QUIET_REASONS = new Set<string>([VoiceEndReason.stopped, VoiceEndReason.ab
 export const VoiceFailure = {
   micDenied: 'mic-denied',
   noMicrophone: 'no-microphone',
+  /** Sound cannot play: no audio output device (the audio context never started). */
+  noAudioOutput: 'no-audio-output',
+  /** The microphone or the connection did not respond in time. */
+  timedOut: 'timed-out',
   connectionLost: 'connection-lost',
   audioCapture: 'audio-capture',
   network: 'network',
@@ -88,6 +92,10 @@ export function voiceEndNotice(reason: string): NoticeFact | null {
 
 function voiceFailure(reason: string): VoiceFailure {
   if (reason === VoiceEndReason.micDenied || reason === 'not-allowed') return VoiceFailure.micDenied;
+  // No microphone at all is never worded as a refusal.
+  if (reason === VoiceEndReason.micMissing) return VoiceFailure.noMicrophone;
+  if (reason === VoiceEndReason.noAudioOutput) return VoiceFailure.noAudioOutput;
+  if (reason === VoiceEndReason.timedOut) return VoiceFailure.timedOut;
   if (reason === VoiceEndReason.connectionLost) return VoiceFailure.connectionLost;
   if (reason === 'audio-capture') return VoiceFailure.audioCapture;
   if (reason === 'network') return VoiceFailure.network;
@@ -278,8 +286,9 @@ export class VoiceSession {
 
 function startFailure(error: unknown): NoticeFact {
   const name = error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return { kind: NoticeKind.voiceFailed, reason: VoiceFailure.micDenied };
-  if (name === 'NotFoundError') return { kind: NoticeKind.voiceFailed, reason: VoiceFailure.noMicrophone };
+  // Refused, no microphone, no audio output, timed out: each has its own notice.
+  const known = audioFailureReason(error);
+  if (known !== VoiceEndReason.error) return { kind: NoticeKind.voiceFailed, reason: voiceFailure(known) };
   const message = describeError(error, { fallback: '' });
   const reason = name === 'NotSupportedError' ? VoiceFailure.unsupported : VoiceFailure.startFailed;
   return message ? { kind: NoticeKind.voiceFailed, reason, message } : { kind: NoticeKind.voiceFailed, reason };

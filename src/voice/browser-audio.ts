@@ -2,9 +2,12 @@
  * Audio I/O for the realtime engine: microphone → PCM16 24 kHz base64 chunks, and playback of
  * the model's PCM16 deltas, each metered for the waves.
  */
+import { systemClock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { createLevelMeter } from './level-meter.js';
 import type { LevelMeter } from './level-meter.js';
 import { REALTIME_SAMPLE_RATE, base64ToBytes, bytesToBase64, floatToPcm16, pcm16ToFloat, resample } from './pcm.js';
+import { VoiceAudioError, VoiceEndReason, VoiceStartTimeoutMs, withTimeout } from './types.js';
 
 /** What the realtime engine needs from audio; injected so the engine runs without a sound card. */
 export interface RealtimeAudio {
@@ -28,12 +31,60 @@ export interface RealtimeAudioStartOptions {
 }
 
 export interface BrowserAudioOptions {
-  mediaDevices?: Pick<MediaDevices, 'getUserMedia'>;
+  mediaDevices?: Pick<MediaDevices, 'getUserMedia'> & Partial<Pick<MediaDevices, 'enumerateDevices'>>;
   AudioContextImpl?: typeof AudioContext;
   /** Microphone chunk length sent per `input_audio_buffer.append`. */
   chunkMs?: number;
   /** Force the ScriptProcessor path (e.g. where blob: modules are blocked by CSP). */
   disableWorklet?: boolean;
+  /** For the start timeouts (`VoiceStartTimeoutMs`). */
+  clock?: Clock;
+  /** Overrides `VoiceStartTimeoutMs.microphone` / `.resume`. */
+  timeouts?: { microphone?: number; resume?: number };
+}
+
+/**
+ * Opens the microphone, failing fast and clearly: no microphone at all (no audio input device,
+ * or NotFoundError) is `mic-missing`, a refusal `mic-denied`, a device that never answers
+ * `timed-out`. Never hangs: the wait is capped.
+ *
+ * @example
+ * const stream = await openMicrophone(navigator.mediaDevices, { audio: true });
+ */
+export async function openMicrophone(
+  devices: (Pick<MediaDevices, 'getUserMedia'> & Partial<Pick<MediaDevices, 'enumerateDevices'>>) | undefined,
+  constraints: MediaStreamConstraints,
+  options: { clock?: Clock; timeoutMs?: number } = {},
+): Promise<MediaStream> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.timeoutMs ?? VoiceStartTimeoutMs.microphone;
+  if (!devices || typeof devices.getUserMedia !== 'function') {
+    throw new VoiceAudioError(VoiceEndReason.micMissing, 'this page cannot use a microphone (no mediaDevices: an insecure context?)');
+  }
+  if (typeof devices.enumerateDevices === 'function') {
+    // Listing devices needs no permission: with no audio input at all, say so without a prompt.
+    const list = await withTimeout(clock, devices.enumerateDevices(), 5_000, () => new Error('enumerate timed out')).catch(() => null);
+    if (list && list.length > 0 && !list.some((d) => d.kind === 'audioinput')) {
+      throw new VoiceAudioError(VoiceEndReason.micMissing, 'no microphone was found');
+    }
+  }
+  let late: MediaStream | null = null;
+  let timedOut = false;
+  const opening = devices.getUserMedia(constraints).then((stream) => {
+    // Opened after we gave up: release it at once.
+    if (timedOut) stream.getTracks().forEach((t) => t.stop());
+    late = stream;
+    return stream;
+  });
+  try {
+    return await withTimeout(clock, opening, timeoutMs, () => {
+      timedOut = true;
+      return new VoiceAudioError(VoiceEndReason.timedOut, 'the microphone did not open in time');
+    });
+  } catch (error) {
+    if (late && timedOut) (late as MediaStream).getTracks().forEach((t) => t.stop());
+    throw error;
+  }
 }
 
 // Batches 2048 frames per message so the main thread sees ~20 messages a second, not ~375.
@@ -91,16 +142,37 @@ export function createBrowserAudio(options: BrowserAudioOptions = {}): RealtimeA
   return {
     async start({ onChunk, onPlaybackIdle, signal }) {
       onIdle = onPlaybackIdle;
-      const devices = options.mediaDevices ?? navigator.mediaDevices;
+      const clock = options.clock ?? systemClock;
+      const devices = options.mediaDevices ?? (globalThis.navigator?.mediaDevices as BrowserAudioOptions['mediaDevices']);
       const Ctx = options.AudioContextImpl ?? AudioContext;
-      stream = await devices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, channelCount: 1 } });
+      stream = await openMicrophone(devices, { audio: { echoCancellation: true, noiseSuppression: true, channelCount: 1 } }, {
+        clock,
+        ...(options.timeouts?.microphone !== undefined ? { timeoutMs: options.timeouts.microphone } : {}),
+      });
       if (signal.aborted || closed) {
         stream.getTracks().forEach((t) => t.stop());
         throw signal.reason ?? new Error('closed');
       }
       const context = new Ctx();
       ctx = context;
-      await context.resume().catch(() => undefined);
+      // With no audio output device, resume() can wait forever (Firefox): give up clearly instead.
+      const resumed = await withTimeout(
+        clock,
+        context.resume().then(
+          () => true,
+          () => false,
+        ),
+        options.timeouts?.resume ?? VoiceStartTimeoutMs.resume,
+        () => new VoiceAudioError(VoiceEndReason.noAudioOutput, 'no audio output: the audio context did not start'),
+      ).catch((error: unknown) => {
+        this.close();
+        throw error;
+      });
+      if (!resumed && context.state !== 'running') {
+        this.close();
+        throw new VoiceAudioError(VoiceEndReason.noAudioOutput, 'no audio output: the audio context could not start');
+      }
+      if (signal.aborted || closed) throw signal.reason ?? new Error('closed');
       const mic = context.createMediaStreamSource(stream);
       inMeter = createLevelMeter(context, mic);
       // Capture nodes only run when pulled by the destination; a muted gain keeps the mic silent.

@@ -5,7 +5,8 @@
 import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
 import { createLevelMeter } from './level-meter.js';
-import { beginVoiceStart, VoiceEndReason, VoiceState } from './types.js';
+import { openMicrophone } from './browser-audio.js';
+import { audioFailureReason, beginVoiceStart, VoiceEndReason, VoiceState } from './types.js';
 import type { VoiceEngine, VoiceQuestion, VoiceStartOptions } from './types.js';
 
 /** The part of `SpeechRecognition` the engine uses. */
@@ -87,8 +88,8 @@ export function speakableText(markdown: string): string {
     .trim();
 }
 
-async function defaultMicLevel(): Promise<MicLevel> {
-  const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+async function defaultMicLevel(clock: Clock): Promise<MicLevel> {
+  const stream = await openMicrophone(globalThis.navigator?.mediaDevices, { audio: true }, { clock });
   const ctx = new AudioContext();
   const meter = createLevelMeter(ctx, ctx.createMediaStreamSource(stream));
   return {
@@ -313,10 +314,20 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
         throw new Error('speech recognition is not available in this browser');
       }
       synthesis = options.speechSynthesis ?? (globalThis.speechSynthesis as SpeechSynthesisLike | undefined) ?? null;
-      const openMic = options.openMicLevel === undefined ? defaultMicLevel : options.openMicLevel;
+      const openMic = options.openMicLevel === undefined ? () => defaultMicLevel(clock) : options.openMicLevel;
       if (openMic) {
         // The waves are a nicety: a meter that cannot open leaves them flat, voice still works.
-        mic = await openMic().catch(() => null);
+        // But no microphone, a refused one or one that never opens is voice failing: say which.
+        let failure: unknown = null;
+        mic = await openMic().catch((error: unknown) => {
+          failure = error;
+          return null;
+        });
+        const reason = failure ? audioFailureReason(failure) : null;
+        if (reason && reason !== VoiceEndReason.error && !isOver()) {
+          end(reason, VoiceState.error);
+          throw failure;
+        }
         if (isOver()) {
           mic?.close();
           mic = null;
@@ -338,9 +349,12 @@ export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine 
         }
       };
       rec.onerror = (event) => {
-        if (FATAL_RECOGNITION_ERRORS.has(event.error)) {
-          end(event.error === 'not-allowed' || event.error === 'service-not-allowed' ? VoiceEndReason.micDenied : event.error, VoiceState.error);
-        }
+        if (!FATAL_RECOGNITION_ERRORS.has(event.error)) return;
+        let reason: string = event.error;
+        if (event.error === 'not-allowed' || event.error === 'service-not-allowed') reason = VoiceEndReason.micDenied;
+        // The recogniser found no microphone to capture from.
+        else if (event.error === 'audio-capture') reason = VoiceEndReason.micMissing;
+        end(reason, VoiceState.error);
       };
       rec.onend = () => {
         recognising = false;

@@ -14,7 +14,7 @@ import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/pro
 import { createBrowserAudio } from './browser-audio.js';
 import { REALTIME_SAMPLE_RATE } from './pcm.js';
 import type { RealtimeAudio } from './browser-audio.js';
-import { beginVoiceStart, VoiceEndReason, VoiceState } from './types.js';
+import { audioFailureReason, beginVoiceStart, VoiceAudioError, VoiceEndReason, VoiceStartTimeoutMs, VoiceState, withTimeout } from './types.js';
 import type { VoiceEngine, VoiceQuestion, VoiceStartOptions } from './types.js';
 import { voiceWaitResult, withVoiceWait } from './tool-wait.js';
 import { toRealtimeTools } from './session-config.js';
@@ -91,13 +91,6 @@ export function createVoiceSessionClient(options: {
     }
     return (await res.json()) as VoiceSessionResponse;
   };
-}
-
-/** getUserMedia's refusals: the visitor said no, the page may not ask, or there is no microphone. */
-function isMicRefusal(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  const message = error instanceof Error ? error.message : '';
-  return ['NotAllowedError', 'SecurityError', 'NotFoundError', 'OverconstrainedError'].some((n) => n === name || message === n);
 }
 
 // Input audio marks kept for speech timing: ~5 minutes of 100 ms chunks.
@@ -441,16 +434,19 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
           },
         });
       } catch (error) {
-        // Only a refusal (or no microphone at all) is "mic denied"; an audio failure is an error.
-        end(isMicRefusal(error) ? VoiceEndReason.micDenied : VoiceEndReason.error, VoiceState.error);
+        // Each cause ends with its own reason: refused, no microphone, no audio output, timed out, error.
+        end(audioFailureReason(error), VoiceState.error);
         throw error;
       }
       let session: VoiceSessionResponse;
       try {
-        session = await options.createSession({ tools: startOptions.tools, context: startOptions.context, signal });
+        // Minting and connecting may not hang "connecting" forever either.
+        const timeout = () => new VoiceAudioError(VoiceEndReason.timedOut, 'the voice connection did not open in time');
+        const deadline = clock.now() + VoiceStartTimeoutMs.connect;
+        session = await withTimeout(clock, options.createSession({ tools: startOptions.tools, context: startOptions.context, signal }), VoiceStartTimeoutMs.connect, timeout);
         if (typeof session.maxResultChars === 'number' && session.maxResultChars >= 1) resultCap = Math.floor(session.maxResultChars);
         if (isOver()) throw signal.reason ?? new Error('voice ended');
-        await new Promise<void>((resolve, reject) => {
+        const opening = new Promise<void>((resolve, reject) => {
           const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as unknown as WebSocketConstructorLike);
           const socket = new Impl(session.url, protocols(session.clientSecret));
           ws = socket;
@@ -458,8 +454,9 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
           socket.onerror = () => reject(new Error('voice connection failed'));
           socket.onclose = (e) => reject(new Error(`voice connection closed (${e.code})`));
         });
+        await withTimeout(clock, opening, Math.max(0, deadline - clock.now()), timeout);
       } catch (error) {
-        end(isOver() ? VoiceEndReason.aborted : VoiceEndReason.error, VoiceState.error);
+        end(isOver() ? VoiceEndReason.aborted : error instanceof VoiceAudioError ? error.reason : VoiceEndReason.error, VoiceState.error);
         throw error;
       }
       if (isOver() || !ws) throw new Error('voice ended');

@@ -29,7 +29,14 @@ export const VoiceEndReason = {
   aborted: 'aborted',
   connectionLost: 'connection-lost',
   error: 'error',
+  /** The visitor (or the page's permissions policy) refused the microphone. */
   micDenied: 'mic-denied',
+  /** There is no microphone at all. */
+  micMissing: 'mic-missing',
+  /** Sound cannot play: no audio output device (the audio context never starts). */
+  noAudioOutput: 'no-audio-output',
+  /** The microphone or the connection did not respond in time. */
+  timedOut: 'timed-out',
 } as const;
 export type VoiceEndReason = (typeof VoiceEndReason)[keyof typeof VoiceEndReason];
 
@@ -142,4 +149,65 @@ export function beginVoiceStart(signal: AbortSignal, endAborted: () => void, con
     throw signal.reason;
   }
   return remove;
+}
+
+/** How long starting voice may wait on the audio devices and the connection before it gives up. */
+export const VoiceStartTimeoutMs = {
+  /** getUserMedia, including the visitor reading the permission prompt. */
+  microphone: 45_000,
+  /** AudioContext.resume(): hangs (Firefox) when there is no audio output device. */
+  resume: 5_000,
+  /** Minting the session and opening its connection. */
+  connect: 20_000,
+} as const;
+
+/** An audio start failure with a known cause: `reason` is the `VoiceEndReason` it ends with. */
+export class VoiceAudioError extends Error {
+  readonly reason: VoiceEndReason;
+  constructor(reason: VoiceEndReason, message: string) {
+    super(message);
+    this.name = 'VoiceAudioError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * Why opening audio failed, as a `VoiceEndReason`: refused, no microphone, no audio output,
+ * timed out, or another error.
+ *
+ * @example
+ * audioFailureReason(new DOMException('', 'NotFoundError')); // 'mic-missing'
+ */
+export function audioFailureReason(error: unknown): VoiceEndReason {
+  if (error instanceof VoiceAudioError) return error.reason;
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = error instanceof Error ? error.message : '';
+  const is = (...names: string[]) => names.some((n) => n === name || message === n);
+  if (is('NotAllowedError', 'SecurityError', 'PermissionDeniedError')) return VoiceEndReason.micDenied;
+  if (is('NotFoundError', 'DevicesNotFoundError', 'OverconstrainedError', 'NotReadableError', 'TrackStartError')) return VoiceEndReason.micMissing;
+  if (is('TimeoutError')) return VoiceEndReason.timedOut;
+  return VoiceEndReason.error;
+}
+
+/**
+ * Resolves or rejects as `promise` does, or rejects with `onTimeout()` after `ms` on `clock`;
+ * the timer is always cleared.
+ *
+ * @example
+ * await withTimeout(clock, ctx.resume(), 5000, () => new VoiceAudioError('no-audio-output', 'no audio output'));
+ */
+export function withTimeout<T>(clock: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(h: unknown): void }, promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(onTimeout()), ms);
+    promise.then(
+      (value) => {
+        clock.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clock.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

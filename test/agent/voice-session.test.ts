@@ -5,7 +5,10 @@ import { unavailableVoiceEngine } from '../../src/agent/voice-session.js';
 import { WaveSession, type SessionLoop, type SessionLoopDeps } from '../../src/agent/wave-session.js';
 import { MemoryStorage } from '../../src/storage.js';
 import type { ToolOutcome } from '../../src/tools/types.js';
-import { VoiceState } from '../../src/voice/types.js';
+import { audioFailureReason, VoiceAudioError, VoiceState } from '../../src/voice/types.js';
+import { createBrowserAudio } from '../../src/voice/browser-audio.js';
+import { createRealtimeEngine } from '../../src/voice/realtime-engine.js';
+import { noticeText, resolveLabels, type WaveLabels } from '../../components/labels.js';
 import type { VoiceEngine, VoiceEngineKind, VoiceQuestion, VoiceStartOptions } from '../../src/voice/types.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
 
@@ -16,6 +19,7 @@ class FakeEngine implements VoiceEngine {
   options: VoiceStartOptions | null = null;
   stops: string[] = [];
   failWith: Error | null = null;
+  failReason = 'mic-denied';
   level = { input: 0, output: 0 };
   /** Every question the session put aloud (null: stop asking). */
   asked: Array<VoiceQuestion | null> = [];
@@ -29,7 +33,7 @@ class FakeEngine implements VoiceEngine {
     this.#set(VoiceState.connecting);
     await flushMicrotasks();
     if (this.failWith) {
-      this.end('mic-denied', VoiceState.error);
+      this.end(this.failReason, VoiceState.error);
       throw this.failWith;
     }
     this.#set(VoiceState.listening);
@@ -433,6 +437,63 @@ describe('WaveSession voice', () => {
 
     await session.startVoice(unavailableVoiceEngine('speech recognition is not supported in this browser'));
     expect(notices().at(-1)).to.deep.equal({ kind: 'voice-failed', reason: 'unsupported', message: 'speech recognition is not supported in this browser' });
+  });
+
+  it('no microphone, a refused one, no audio output and a device that never answers each get their own message (a label key)', async () => {
+    const { session, notices } = setup();
+    const cases: Array<[Error, string, keyof WaveLabels, string]> = [
+      [new DOMException('Requested device not found', 'NotFoundError'), 'no-microphone', 'voiceNoMicrophone', 'Voice needs a microphone, and none was found.'],
+      [new DOMException('Permission denied', 'NotAllowedError'), 'mic-denied', 'voiceMicDenied', 'Voice needs the microphone, and access to it was refused.'],
+      [new VoiceAudioError('no-audio-output', 'no audio output'), 'no-audio-output', 'voiceNoAudioOutput', 'Voice could not play sound: no audio output was found.'],
+      [new VoiceAudioError('timed-out', 'the microphone did not open in time'), 'timed-out', 'voiceTimedOut', 'Voice could not start: the microphone or the connection did not respond. Try again.'],
+    ];
+    for (const [error, reason, key, text] of cases) {
+      for (const failReason of [audioFailureReason(error), 'error']) {
+        // Whether the engine names the cause as it ends or only the error says it.
+        const engine = new FakeEngine();
+        engine.failWith = error;
+        engine.failReason = failReason;
+        await session.startVoice(engine);
+        const last = notices().at(-1);
+        expect(last).to.deep.equal({ kind: 'voice-failed', reason });
+        // The element words it from the page's own label for that key, or the English default.
+        expect(noticeText(last, resolveLabels({ [key]: `L:${key}` }))).to.equal(`L:${key}`);
+        expect(noticeText(last, resolveLabels(null))).to.equal(text);
+      }
+    }
+    // Nothing is left half-open: voice starts again afterwards.
+    await session.startVoice(new FakeEngine());
+    expect(session.state.voice?.state).to.equal('listening');
+  });
+
+  it('a realtime start whose audio context never resumes (no audio output) ends clearly, and voice can be started again', async () => {
+    const { session, clock, notices } = setup();
+    const mic = { getTracks: () => [{ stop() {} }] } as unknown as MediaStream;
+    class HangingContext {
+      state = 'suspended';
+      resume = () => new Promise<void>(() => undefined);
+      close = () => Promise.resolve();
+    }
+    let minted = 0;
+    const engine = createRealtimeEngine({
+      createSession: async () => {
+        minted++;
+        throw new Error('unreachable');
+      },
+      audio: createBrowserAudio({ mediaDevices: { getUserMedia: async () => mic }, AudioContextImpl: HangingContext as unknown as typeof AudioContext, clock }),
+      clock,
+    });
+    const starting = session.startVoice(engine);
+    for (let i = 0; i < 10; i++) await flushMicrotasks();
+    expect(session.state.voice?.state).to.equal('connecting');
+    clock.tick(5_000);
+    await starting;
+    expect(session.state.voice).to.equal(null);
+    expect(notices().at(-1)).to.deep.equal({ kind: 'voice-failed', reason: 'no-audio-output' });
+    expect(minted).to.equal(0);
+    expect(clock.pending).to.equal(0);
+    await session.startVoice(new FakeEngine());
+    expect(session.state.voice?.state).to.equal('listening');
   });
 
   it('sendForReply runs the text loop, returns the reply, and the spoken turn is recorded once', async () => {

@@ -68,6 +68,8 @@ export const frenchLabels: WaveLabels = {
   errorGeneric: 'Un problème est survenu avec l’assistant. Réessayez.',
   voiceMicDenied: 'La voix a besoin du micro, et son accès a été refusé.',
   voiceNoMicrophone: 'Aucun micro n’a été trouvé.',
+  voiceNoAudioOutput: 'La voix ne peut pas jouer de son : aucune sortie audio n’a été trouvée.',
+  voiceTimedOut: 'La voix n’a pas pu démarrer : le micro ou la connexion n’a pas répondu. Réessayez.',
   voiceUnsupported: 'La voix n’est pas disponible dans ce navigateur.',
   voiceConnectionLost: 'La connexion vocale a été perdue.',
   voiceAudioCapture: 'Le micro ne capte rien.',

@@ -10,7 +10,7 @@ import { createRealtimeBroker } from '../../src/server/voice-broker.js';
 import type { RealtimeAudio, RealtimeAudioStartOptions } from '../../src/voice/browser-audio.js';
 import { createRealtimeEngine, guardVoiceResult } from '../../src/voice/realtime-engine.js';
 import type { WebSocketConstructorLike } from '../../src/voice/realtime-engine.js';
-import { VoiceState } from '../../src/voice/types.js';
+import { VoiceAudioError, VoiceState } from '../../src/voice/types.js';
 import type { VoiceEngine, VoiceStartOptions, VoiceTranscriptEvent } from '../../src/voice/types.js';
 
 import { fakeRealtimeServer, manualClock } from './voice-fake-realtime.js';
@@ -404,5 +404,35 @@ describe('realtime engine', () => {
     assert.equal(minted, 0);
     assert.deepEqual(ends, ['mic-denied']);
     assert.equal(engine.state, VoiceState.error);
+  });
+
+  it('no microphone ends as "mic-missing" and no audio output as "no-audio-output", each distinct from a refusal', async () => {
+    for (const [error, reason] of [
+      [Object.assign(new Error('Requested device not found'), { name: 'NotFoundError' }), 'mic-missing'],
+      [new VoiceAudioError('no-audio-output', 'no audio output'), 'no-audio-output'],
+      [new VoiceAudioError('timed-out', 'the microphone did not open in time'), 'timed-out'],
+    ] as const) {
+      const ends: string[] = [];
+      const engine = createRealtimeEngine({
+        createSession: async () => assert.fail('no credentials after an audio failure'),
+        audio: { start: () => Promise.reject(error), play() {}, interrupt() {}, inputLevel: () => 0, outputLevel: () => 0, close() {} },
+      });
+      await assert.rejects(
+        engine.start({ signal: new AbortController().signal, tools: [], context: null, runTool: () => new Promise(() => {}), isConfirming: () => false, onState() {}, onTranscript() {}, onEnd: (r) => ends.push(r) }),
+      );
+      assert.deepEqual(ends, [reason]);
+      assert.equal(engine.state, VoiceState.error);
+    }
+  });
+
+  it('a session that cannot be minted or connected in time ends as "timed-out", leaving no timer behind', async () => {
+    const clock = manualClock();
+    const ends: string[] = [];
+    const engine = createRealtimeEngine({ createSession: () => new Promise(() => undefined), audio: null, clock });
+    const starting = engine.start({ signal: new AbortController().signal, tools: [], context: null, runTool: () => new Promise(() => {}), isConfirming: () => false, onState() {}, onTranscript() {}, onEnd: (r) => ends.push(r) });
+    await new Promise((r) => setImmediate(r));
+    clock.advance(20_000);
+    await assert.rejects(starting, /did not open in time/);
+    assert.deepEqual(ends, ['timed-out']);
   });
 });

@@ -1,6 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { createBrowserAudio } from '../../src/voice/browser-audio.js';
+import { createBrowserAudio, openMicrophone } from '../../src/voice/browser-audio.js';
+import { audioFailureReason, VoiceAudioError } from '../../src/voice/types.js';
+import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
 import { base64ToBytes, bytesToBase64, floatToPcm16, pcm16ToFloat, resample } from '../../src/voice/pcm.js';
 
 describe('pcm', () => {
@@ -76,4 +78,93 @@ describe('createBrowserAudio', () => {
       await source.close();
     });
   }
+});
+
+/** A stand-in microphone stream whose tracks report being stopped. */
+function fakeStream() {
+  const track = { stopped: false, stop() { this.stopped = true; } };
+  return { stream: { getTracks: () => [track] } as unknown as MediaStream, track };
+}
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return audioFailureReason(error);
+  }
+  return 'resolved';
+}
+
+describe('audio start never hangs, and says why it failed', () => {
+  it('with no audio input device at all it is "mic-missing", without asking for permission', async () => {
+    let asked = 0;
+    const devices = {
+      enumerateDevices: async () => [{ kind: 'audiooutput' } as MediaDeviceInfo, { kind: 'videoinput' } as MediaDeviceInfo],
+      getUserMedia: async () => {
+        asked++;
+        return fakeStream().stream;
+      },
+    };
+    expect(await reasonOf(openMicrophone(devices, { audio: true }))).to.equal('mic-missing');
+    expect(asked).to.equal(0);
+  });
+
+  it('a missing microphone, a refusal and other device errors each map to their own reason', async () => {
+    const failing = (name: string) => ({ getUserMedia: () => Promise.reject(new DOMException('x', name)) });
+    expect(await reasonOf(openMicrophone(failing('NotFoundError'), { audio: true }))).to.equal('mic-missing');
+    expect(await reasonOf(openMicrophone(failing('NotAllowedError'), { audio: true }))).to.equal('mic-denied');
+    expect(await reasonOf(openMicrophone(failing('SecurityError'), { audio: true }))).to.equal('mic-denied');
+    expect(await reasonOf(openMicrophone(failing('AbortError'), { audio: true }))).to.equal('error');
+    expect(await reasonOf(openMicrophone(undefined, { audio: true }))).to.equal('mic-missing');
+  });
+
+  it('a microphone that never opens times out, and a stream that arrives late is released', async () => {
+    const clock = new FakeClock(0);
+    let deliver!: (s: MediaStream) => void;
+    const devices = { getUserMedia: () => new Promise<MediaStream>((r) => (deliver = r)) };
+    const opening = reasonOf(openMicrophone(devices, { audio: true }, { clock, timeoutMs: 45_000 }));
+    await flushMicrotasks();
+    clock.tick(44_999);
+    await flushMicrotasks();
+    clock.tick(1);
+    expect(await opening).to.equal('timed-out');
+    const late = fakeStream();
+    deliver(late.stream);
+    await flushMicrotasks();
+    expect(late.track.stopped).to.equal(true);
+    expect(clock.pending).to.equal(0);
+  });
+
+  it('an audio context whose resume() never settles (no audio output) ends as "no-audio-output" and releases the microphone', async () => {
+    const clock = new FakeClock(0);
+    const mic = fakeStream();
+    class HangingContext {
+      state = 'suspended';
+      closed = false;
+      resume() {
+        return new Promise<void>(() => undefined);
+      }
+      close() {
+        this.closed = true;
+        return Promise.resolve();
+      }
+    }
+    const audio = createBrowserAudio({
+      mediaDevices: { getUserMedia: async () => mic.stream },
+      AudioContextImpl: HangingContext as unknown as typeof AudioContext,
+      clock,
+    });
+    const starting = audio.start({ signal: new AbortController().signal, onChunk() {}, onPlaybackIdle() {} });
+    const failed = starting.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    for (let i = 0; i < 5; i++) await flushMicrotasks();
+    clock.tick(5_000);
+    const error = await failed;
+    expect(error).to.be.instanceOf(VoiceAudioError);
+    expect(audioFailureReason(error)).to.equal('no-audio-output');
+    expect(mic.track.stopped).to.equal(true);
+    expect(clock.pending).to.equal(0);
+  });
 });
