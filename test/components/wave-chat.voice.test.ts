@@ -90,7 +90,7 @@ describe('<wave-chat> voice', () => {
 
     expect(engines).to.have.length(1);
     expect(el.voice).to.equal(true);
-    expect(el.state.voice).to.deep.equal({ state: 'listening', engine: 'browser' });
+    expect(el.state.voice).to.deep.include({ state: 'listening', engine: 'browser' });
     expect(q(el, 'wave-transcript')!.hidden).to.equal(true);
     expect(q(el, 'wave-composer')!.hidden).to.equal(true);
     const bubble = q<WaveVoiceBubble>(el, 'wave-voice-bubble')!;
@@ -150,6 +150,51 @@ describe('<wave-chat> voice', () => {
     expect(engine.stops).to.deep.equal(['closed']);
     expect((await outcome).status).to.equal('cancelled');
     expect(el.voice).to.equal(false);
+  });
+
+  it('with two confirmations waiting, the bubble shows the one asked aloud, then the next in turn', async () => {
+    const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+    el.registerTool('delete_task', { description: 'Delete.', confirm: true, confirmLabel: 'Delete?', handler: () => ({}) });
+    await el.startVoice();
+    const engine = engines[0]!;
+    const first = engine.options!.runTool({ id: 'c1', name: 'delete_task', arguments: '{"n":1}' }, new AbortController().signal);
+    void engine.options!.runTool({ id: 'c2', name: 'delete_task', arguments: '{"n":2}' }, new AbortController().signal);
+    await until(() => el.state.items.filter((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation').length === 2, 'two chips');
+    await el.updateComplete;
+    const bubble = q<WaveVoiceBubble>(el, 'wave-voice-bubble')!;
+    await bubble.updateComplete;
+    expect(bubble.confirmation?.id).to.equal('c1');
+    // The visitor taps Cancel on the first (the core session, as a trusted tap reaches it).
+    sessions[0]!.answerConfirmation('c1', 'cancel', { isTrusted: true, source: 'pointer' });
+    await first;
+    await el.updateComplete;
+    await bubble.updateComplete;
+    expect(bubble.confirmation?.id).to.equal('c2');
+  });
+
+  it('no microphone says so in the page\'s own words, and the voice button works again', async () => {
+    let fail = true;
+    WaveChat.createVoiceEngine = () => {
+      const e = new FakeEngine();
+      if (fail) {
+        e.start = async (options) => {
+          options.onEnd('mic-missing');
+          throw new DOMException('Requested device not found', 'NotFoundError');
+        };
+      }
+      engines.push(e);
+      return e;
+    };
+    const el = await fixture<WaveChat>(html`<wave-chat open voice-available></wave-chat>`);
+    el.labels = { voiceMicMissing: 'Pas de micro.' };
+    await el.startVoice();
+    await el.updateComplete;
+    const notice = q(el, 'wave-transcript')!.shadowRoot!.querySelector('[part~="notice"]');
+    expect(notice?.textContent).to.contain('Pas de micro.');
+    expect(el.voice).to.equal(false);
+    fail = false;
+    composerButton(el)!.click();
+    await until(() => el.voice, 'voice on after the failure');
   });
 
   it('an engine that cannot run becomes a notice in the transcript, not voice mode', async () => {
