@@ -186,7 +186,7 @@ describe('<wave-chat> voice', () => {
       return e;
     };
     const el = await fixture<WaveChat>(html`<wave-chat open voice-available></wave-chat>`);
-    el.labels = { voiceMicMissing: 'Pas de micro.' };
+    el.labels = { voiceNoMicrophone: 'Pas de micro.' };
     await el.startVoice();
     await el.updateComplete;
     const notice = q(el, 'wave-transcript')!.shadowRoot!.querySelector('[part~="notice"]');
