@@ -122,7 +122,7 @@ describe('realtime spoken consent', () => {
     const response = ask['response'] as { tool_choice: string; instructions: string };
     assert.equal(response.tool_choice, 'none');
     assert.match(response.instructions, /^Be brief\./);
-    assert.match(response.instructions, /Deletes everything|delete_all/);
+    assert.match(response.instructions, /"Delete all\?"/);
     // A "no" begun before c2 was asked does not cancel it.
     t.transcript('u9', 'no');
     await t.settle();
