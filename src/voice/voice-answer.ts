@@ -285,7 +285,7 @@ function actionEcho(words: string[]): boolean {
   return words.slice(1).every((w) => OBJECT_WORDS.has(w));
 }
 
-function readClause(raw: string, question: boolean, position: { first: boolean; last: boolean }): Clause {
+function readClause(raw: string, question: boolean, isLast: boolean): Clause {
   let text = raw;
   for (const re of NEUTRAL_PHRASES) text = text.replace(re, ' ');
   text = text.replace(/\s+/g, ' ').trim();
@@ -308,7 +308,8 @@ function readClause(raw: string, question: boolean, position: { first: boolean; 
   if (either(HEDGES)) return Clause.hedge;
   if (either(NO_IDIOMS)) return Clause.no;
   if (either(YES_IDIOMS)) return Clause.yes;
-  if (joined === 'right') return position.last ? Clause.doubt : Clause.neutral;
+  // "Right." alone is doubt ("right…"); "right, go ahead" opens a yes.
+  if (joined === 'right') return isLast ? Clause.doubt : Clause.neutral;
 
   // Word by word: affirmations, refusals, negators and the action echoed back.
   let yes = 0;
@@ -392,7 +393,7 @@ export function classifyVoiceAnswer(utterance: string): { kind: VoiceAnswerKind 
   const wordCount = list.reduce((n, c) => n + c.words.split(' ').length, 0);
   if (list.length === 0 || wordCount > MAX_WORDS) return message;
   // Repeating one clause adds nothing ("yes. yes." is a yes; "sure, sure" is read as doubt below).
-  const read: Clause[] = list.map((c, i) => readClause(c.words, c.question, { first: i === 0, last: i === list.length - 1 }));
+  const read: Clause[] = list.map((c, i) => readClause(c.words, c.question, i === list.length - 1));
   const sureSure = list.length >= 2 && list.every((c) => c.words === list[0]!.words && CASUAL.has(c.words));
   if (sureSure) return message;
 
