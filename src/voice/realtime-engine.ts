@@ -281,9 +281,12 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
     if (!text || !start) return;
     start.onTranscript({ role: 'user', text, final: true });
     // Only the input transcription reaches the consent hook: it is the visitor's own voice.
+    // The response the server made for these words (if any); not one the answer itself asked for
+    // (a blanket phrase a chip cannot take asks the question again with a response of its own).
+    const replying = responseActive;
     if (start.onUserUtterance?.(text, { speechStartedAt }) === 'consumed') {
       if (itemId) send({ type: 'conversation.item.delete', item_id: itemId });
-      if (responseActive) send({ type: 'response.cancel' });
+      if (replying) send({ type: 'response.cancel' });
       audio?.interrupt();
     }
   };
@@ -412,7 +415,9 @@ export function createRealtimeEngine(options: RealtimeEngineOptions): VoiceEngin
       // The first confirmation of a response is asked by the model as it calls the tool; one
       // that waited its turn, or must be asked again, gets a response of its own.
       pendingAsk = question && question.reason !== 'shown' ? question : null;
-      flushAsk();
+      // After the current event is handled: an answer that led here is deleted from the
+      // conversation before the question is put again.
+      queueMicrotask(flushAsk);
     },
     async start(startOptions: VoiceStartOptions): Promise<void> {
       if (state !== VoiceState.idle) throw new Error(`voice engine already ${state}`);
