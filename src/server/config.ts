@@ -14,6 +14,10 @@
  * | `WAVE_SITES` | JSON array of SiteConfig, or a path to a JSON file holding one |
  * | `WAVE_ALLOWED_ORIGINS` | comma-separated origins added to every site |
  * | `WAVE_OFFLINE_DELAY_MS` | the offline model's pause between streamed words (default 12) |
+ * | `WAVE_TRUST_PROXY` | proxies in front that append to `X-Forwarded-For` (default 0: the header is ignored) |
+ * | `WAVE_REDIS_URL` | `redis://…`: rate limits shared by every instance using this Redis (default: in memory) |
+ * | `WAVE_RATE_LIMIT` | requests a minute per client (default 60; 0 turns the limit off) |
+ * | `WAVE_DRAIN_MS` | on SIGTERM, how long open streams may finish before they are ended (default 25000) |
  * | `PORT` | listening port (default 8787) |
  */
 import { OfflineModel } from './offline-model.js';
@@ -21,10 +25,12 @@ import { AnthropicProvider } from './providers/anthropic.js';
 import { OpenAICompatibleProvider } from './providers/openai.js';
 import type { ModelProvider } from './providers/types.js';
 import type { FetchLike } from './providers/upstream.js';
-import type { SiteConfig, VoiceBroker } from './types.js';
+import type { RateLimitOptions, SiteConfig, VoiceBroker } from './types.js';
 import { createRealtimeBroker } from './voice-broker.js';
 
 export const DEFAULT_PORT = 8787;
+/** Default drain deadline: inside the 30 s a container orchestrator usually allows after SIGTERM. */
+export const DEFAULT_DRAIN_MS = 25_000;
 
 export const ProviderKind = {
   offline: 'offline',
@@ -51,6 +57,14 @@ export interface WaveConfig {
   voiceBroker?: VoiceBroker;
   /** A line safe to print, e.g. `openai-compatible gpt-4o-mini at https://api.openai.com/v1`: never the key. */
   providerLabel: string;
+  /** Trusted proxy hops for `X-Forwarded-For` (0: the header is ignored). */
+  trustProxy: number;
+  /** Shared rate-limit store; in memory when absent. */
+  redisUrl?: string;
+  /** Per-client limit, or false when WAVE_RATE_LIMIT=0. */
+  rateLimit: RateLimitOptions | false;
+  /** Drain deadline after SIGTERM, in ms. */
+  drainMs: number;
 }
 
 export interface LoadConfigOptions {
@@ -165,6 +179,41 @@ function parseSites(raw: string, options: LoadConfigOptions): SiteConfig[] {
   return sites;
 }
 
+function parseWhole(env: Env, variable: string, fallback: number, max: number, what: string): number {
+  const raw = value(env, variable);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max) throw new ConfigError(variable, `expected ${what} (a whole number 0-${max}), got "${raw}"`);
+  return n;
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('WAVE_REDIS_URL', 'expected a URL like redis://host:6379 or rediss://host:6380');
+  }
+  // Never echo the URL: it may hold a password.
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError('WAVE_REDIS_URL', 'expected a redis:// or rediss:// URL');
+  return raw;
+}
+
+/** The settings every provider shares: client identity, shared limits, drain. */
+function operations(env: Env): Pick<WaveConfig, 'trustProxy' | 'redisUrl' | 'rateLimit' | 'drainMs'> {
+  const trustProxy = parseWhole(env, 'WAVE_TRUST_PROXY', 0, 32, 'the number of trusted proxy hops');
+  const perMinute = parseWhole(env, 'WAVE_RATE_LIMIT', 60, 1_000_000, 'requests a minute per client');
+  const drainMs = parseWhole(env, 'WAVE_DRAIN_MS', DEFAULT_DRAIN_MS, 600_000, 'milliseconds');
+  const redisUrl = parseRedisUrl(value(env, 'WAVE_REDIS_URL'));
+  return {
+    trustProxy,
+    rateLimit: perMinute === 0 ? false : { windowMs: 60_000, max: perMinute },
+    drainMs,
+    ...(redisUrl ? { redisUrl } : {}),
+  };
+}
+
 /**
  * Reads the configuration; throws ConfigError naming the variable at fault.
  *
@@ -187,6 +236,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): WaveConfi
     .map((origin) => parseOrigin(origin, 'WAVE_ALLOWED_ORIGINS'));
   for (const site of sites) site.allowedOrigins = [...new Set([...site.allowedOrigins, ...extra])];
 
+  const ops = operations(env);
   const apiKey = value(env, 'WAVE_API_KEY');
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   if (kind === 'offline') {
@@ -196,7 +246,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): WaveConfi
       throw new ConfigError('WAVE_OFFLINE_DELAY_MS', 'expected a whole number of milliseconds between 0 and 10000');
     }
     const provider = new OfflineModel(delayMs === undefined ? {} : { delayMs });
-    return { port, providerKind: kind, provider, sites, providerLabel: 'offline demo model (no key, no network)' };
+    return { port, providerKind: kind, provider, sites, providerLabel: 'offline demo model (no key, no network)', ...ops };
   }
   if (kind === 'openai') {
     const baseUrl = parseUrl(value(env, 'WAVE_BASE_URL') ?? 'https://api.openai.com/v1', 'WAVE_BASE_URL');
@@ -225,6 +275,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): WaveConfi
       provider,
       sites,
       providerLabel: `openai-compatible ${model} at ${baseUrl}${voiceModel ? `, voice ${voiceModel}` : ''}`,
+      ...ops,
     };
     if (voiceModel) {
       if (!apiKey) throw new ConfigError('WAVE_API_KEY', 'is required for voice sessions (WAVE_VOICE_MODEL)');
@@ -243,5 +294,6 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): WaveConfi
     provider: new AnthropicProvider({ baseUrl, apiKey, model, ...fetchOption }),
     sites,
     providerLabel: `anthropic ${model} at ${baseUrl}`,
+    ...ops,
   };
 }

@@ -17,13 +17,16 @@
  *   Calls to a tool that was not offered get the same repair round; if the model insists they are
  *   dropped and the step ends with a text note that the tool is unavailable.
  */
+import { systemClock } from '../clock.js';
 import { createNonce, envelope } from '../guard/envelope.js';
 import type { HostToolSchema } from '../tools/types.js';
 import type { WaveMessage, WaveRequest, WaveStreamEvent } from '../transport/protocol.js';
 import { buildSystemPrompt, guardMessages, guardPageState, guardTools } from './prompt.js';
+import type { Clock } from '../clock.js';
 import type { ModelProvider, ProviderStepInput } from './providers/types.js';
 import { ProviderError } from './providers/types.js';
-import { FixedWindowLimiter } from './rate-limit.js';
+import { getClientAddress, rateLimitKey } from './client-identity.js';
+import { MemoryRateLimitStore, type RateDecision } from './rate-limit.js';
 import { CallCheckStatus, ToolCallChecker, type CallCheck } from './tool-call-check.js';
 import type { SiteConfig, WaveErrorBody, WaveLogger, WaveServerOptions } from './types.js';
 import {
@@ -39,6 +42,7 @@ export const ServerDefaults = {
   maxResultChars: 8000,
   maxContextChars: 8000,
   rateLimit: { windowMs: 60_000, max: 60 },
+  keepAliveMs: 15_000,
 } as const;
 
 /** Error codes of the JSON error bodies and of the server's own `error` stream events. */
@@ -51,6 +55,10 @@ export const WaveErrorCode = {
   unknownSite: 'unknown_site',
   originNotAllowed: 'origin_not_allowed',
   rateLimited: 'rate_limited',
+  clientUnidentified: 'client_unidentified',
+  rateLimitUnavailable: 'rate_limit_unavailable',
+  shuttingDown: 'shutting_down',
+  serverShutdown: 'server_shutdown',
   voiceUnavailable: 'voice_unavailable',
   internal: 'internal_error',
   providerError: 'provider_error',
@@ -77,12 +85,10 @@ const consoleLogger: WaveLogger = {
   error: (line) => console.error(line),
 };
 
-function defaultClientKey(request: Request): string {
-  const cf = request.headers.get('cf-connecting-ip');
-  if (cf) return cf;
-  const forwarded = request.headers.get('x-forwarded-for');
-  if (forwarded) return forwarded.split(',')[0]!.trim();
-  return 'anonymous';
+/** The address the runtime entry attached (never a client-written header). */
+function defaultClientKey(request: Request): string | undefined {
+  const address = getClientAddress(request);
+  return address === undefined ? undefined : rateLimitKey(address);
 }
 
 function normalizeBasePath(path: string): string {
@@ -90,12 +96,20 @@ function normalizeBasePath(path: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-/** The one-line log record; only metadata, never a body, a header or a key. */
+/** The log record of one request; only metadata, never a body, page state, a header or a key. */
 interface RequestLog {
+  requestId: string;
   route: string;
   site: string;
   status: number;
   outcome: string;
+  usage: TokenUsage;
+}
+
+/** Token counts summed over a step's provider calls, where the provider reports them. */
+interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /**
@@ -113,11 +127,13 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
   const maxBodyBytes = options.maxBodyBytes ?? ServerDefaults.maxBodyBytes;
   const maxResultChars = options.maxResultChars ?? ServerDefaults.maxResultChars;
   const maxContextChars = options.maxContextChars ?? ServerDefaults.maxContextChars;
-  const now = options.now ?? (() => Date.now());
+  const clock = options.clock ?? systemClock;
+  const now = options.now ?? (options.clock ? () => options.clock!.now() : () => Date.now());
   const logger = options.logger ?? consoleLogger;
   const clientKey = options.clientKey ?? defaultClientKey;
   const rateLimit = options.rateLimit === undefined ? ServerDefaults.rateLimit : options.rateLimit;
-  const limiter = rateLimit ? new FixedWindowLimiter(rateLimit, now) : null;
+  const store = rateLimit ? (options.rateLimitStore ?? new MemoryRateLimitStore(now)) : null;
+  const keepAliveMs = options.keepAliveMs ?? ServerDefaults.keepAliveMs;
   const sites = options.sites;
   const siteMap = Array.isArray(sites) ? new Map(sites.map((site) => [site.id, site])) : null;
 
@@ -137,18 +153,64 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
     typeof options.provider === 'function' ? options.provider(site) : options.provider;
 
   const log = (entry: RequestLog, started: number) => {
-    const line = `wave ${entry.route} site=${entry.site} status=${entry.status} ms=${Math.round(now() - started)} outcome=${entry.outcome}`;
-    if (entry.status >= 500 || entry.outcome.startsWith('error')) logger.error(line);
-    else if (entry.status >= 400) logger.warn(line);
-    else logger.info(line);
+    const level = entry.status >= 500 || entry.outcome.startsWith('error') ? 'error' : entry.status >= 400 ? 'warn' : 'info';
+    // A fixed set of fields, each a string or number the server made itself: never request text.
+    const line = JSON.stringify({
+      time: new Date(now()).toISOString(),
+      level,
+      msg: 'wave request',
+      requestId: entry.requestId,
+      route: entry.route,
+      site: entry.site,
+      status: entry.status,
+      durationMs: Math.round(now() - started),
+      outcome: entry.outcome,
+      ...(entry.usage.inputTokens !== undefined ? { inputTokens: entry.usage.inputTokens } : {}),
+      ...(entry.usage.outputTokens !== undefined ? { outputTokens: entry.usage.outputTokens } : {}),
+    });
+    logger[level](line);
+  };
+
+  const takeRate = async (request: Request): Promise<void> => {
+    if (!store || !rateLimit) return;
+    const key = clientKey(request);
+    if (key === undefined || key === '') {
+      // No identity: never pooled with other unknown clients (one abuser would lock out the rest,
+      // or everyone would share one allowance). Refused, and the log says why.
+      throw new HttpError(
+        403,
+        WaveErrorCode.clientUnidentified,
+        'The server cannot tell which client this request comes from, so it is refused.',
+      );
+    }
+    let decision: RateDecision;
+    try {
+      decision = await store.take(key, rateLimit);
+    } catch {
+      // The shared store is down: refuse rather than let every client through unlimited.
+      throw new HttpError(503, WaveErrorCode.rateLimitUnavailable, 'The server cannot check its rate limit right now; try again shortly.', {
+        'retry-after': '5',
+      });
+    }
+    if (!decision.allowed) {
+      throw new HttpError(429, WaveErrorCode.rateLimited, 'Too many requests; try again later.', {
+        'retry-after': String(decision.retryAfterSeconds),
+      });
+    }
   };
 
   return async function waveHandler(request: Request): Promise<Response> {
     const started = now();
     const origin = request.headers.get('origin');
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
+    if (path === `${basePath}/health` && (request.method === 'GET' || request.method === 'HEAD')) {
+      // For load balancers and orchestrators: not logged, not limited, no CORS, no state shown.
+      const draining = options.draining?.aborted === true || options.shutdown?.aborted === true;
+      return jsonResponse(draining ? 503 : 200, { status: draining ? 'draining' : 'ok' }, {});
+    }
     const route = path === basePath ? 'step' : path === `${basePath}/voice/session` ? 'voice' : null;
-    const entry: RequestLog = { route: route ?? 'none', site: '-', status: 0, outcome: '-' };
+    const requestId = crypto.randomUUID();
+    const entry: RequestLog = { requestId, route: route ?? 'none', site: '-', status: 0, outcome: '-', usage: {} };
     let cors: Record<string, string> = origin !== null && anySiteAllowsOrigin(origin) ? corsHeaders(origin) : {};
     try {
       if (!route) throw new HttpError(404, WaveErrorCode.notFound, 'No such endpoint.');
@@ -163,6 +225,7 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
           status: 204,
           headers: {
             ...cors,
+            'x-request-id': requestId,
             'access-control-allow-methods': 'POST, OPTIONS',
             'access-control-allow-headers': 'content-type',
             'access-control-max-age': '600',
@@ -175,14 +238,13 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
       if (route === 'voice' && !options.voiceBroker) {
         throw new HttpError(404, WaveErrorCode.voiceUnavailable, 'Voice sessions are not configured on this server.');
       }
-      if (limiter) {
-        const decision = limiter.take(clientKey(request));
-        if (!decision.allowed) {
-          throw new HttpError(429, WaveErrorCode.rateLimited, 'Too many requests; try again later.', {
-            'retry-after': String(decision.retryAfterSeconds),
-          });
-        }
+      if (options.draining?.aborted || options.shutdown?.aborted) {
+        throw new HttpError(503, WaveErrorCode.shuttingDown, 'This server is restarting; send the message again.', {
+          'retry-after': '1',
+          connection: 'close',
+        });
       }
+      await takeRate(request);
       const contentType = request.headers.get('content-type') ?? '';
       if (!/^application\/json\b/i.test(contentType.trim())) {
         throw new HttpError(415, WaveErrorCode.unsupportedMediaType, 'The body must be application/json.');
@@ -221,7 +283,7 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
           entry.outcome = 'voice_session';
           log(entry, started);
           // In voice the browser hands tool results to the provider itself: it caps them at the site's limit.
-          return jsonResponse(200, { ...session, maxResultChars: site.maxResultChars ?? maxResultChars }, cors);
+          return jsonResponse(200, { ...session, maxResultChars: site.maxResultChars ?? maxResultChars }, { ...cors, 'x-request-id': requestId });
         } catch (error) {
           if (error instanceof ProviderError) {
             throw new HttpError(error.retryable ? 503 : 502, error.code, error.message);
@@ -252,6 +314,10 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
           signal: request.signal,
           maxResultChars: site.maxResultChars ?? maxResultChars,
           maxContextChars,
+          usage: entry.usage,
+          clock,
+          keepAliveMs,
+          ...(options.shutdown ? { shutdown: options.shutdown } : {}),
           onDone: (outcome) => {
             entry.outcome = outcome;
             log(entry, started);
@@ -265,6 +331,7 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
             'cache-control': 'no-cache, no-transform',
             'x-accel-buffering': 'no',
             'x-content-type-options': 'nosniff',
+            'x-request-id': requestId,
             vary: 'Origin',
           },
         },
@@ -278,7 +345,7 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
       entry.outcome = error instanceof HttpError || error instanceof RequestValidationError ? failure.code : `${failure.code}:${errorName(error)}`;
       log(entry, started);
       const body: WaveErrorBody = { error: { code: failure.code, message: failure.message } };
-      return jsonResponse(failure.status, body, { ...cors, ...failure.headers });
+      return jsonResponse(failure.status, body, { ...cors, 'x-request-id': requestId, ...failure.headers });
     }
   };
 }
@@ -347,11 +414,23 @@ interface StreamStepOptions {
   signal: AbortSignal;
   maxResultChars: number;
   maxContextChars: number;
+  /** Filled with the token counts the provider reports. */
+  usage: TokenUsage;
+  clock: Clock;
+  /** Comment after this long without an event; 0: never. */
+  keepAliveMs: number;
+  /** Ends the stream with `server_shutdown` when aborted. */
+  shutdown?: AbortSignal;
   /** Called once with the outcome for the log line. */
   onDone: (outcome: string) => void;
 }
 
-/** The SSE body: `meta`, the guarded step's events, then `end` or `error`. */
+const KEEP_ALIVE = new TextEncoder().encode(': keep-alive\n\n');
+
+/**
+ * The SSE body: `meta`, the guarded step's events, then `end` or `error`; a comment line whenever
+ * the model has been silent for `keepAliveMs` (proxies drop idle streams after 60-100 s).
+ */
 function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const controller = new AbortController();
@@ -359,12 +438,49 @@ function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
   if (options.signal.aborted) controller.abort(options.signal.reason);
   else options.signal.addEventListener('abort', onAbort, { once: true });
   let closed = false;
+  let timer: unknown;
+  const { clock, keepAliveMs, shutdown } = options;
+  const stopTimer = () => {
+    clock.clearTimeout(timer);
+    timer = undefined;
+  };
 
   return new ReadableStream<Uint8Array>({
     start(sink) {
-      const send = (event: WaveStreamEvent) => {
-        if (!closed) sink.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+      const arm = () => {
+        stopTimer();
+        if (keepAliveMs > 0 && !closed) {
+          timer = clock.setTimeout(() => {
+            if (closed) return;
+            sink.enqueue(KEEP_ALIVE);
+            arm();
+          }, keepAliveMs);
+        }
       };
+      const send = (event: WaveStreamEvent) => {
+        if (closed) return;
+        sink.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+        arm();
+      };
+      let stoppedByShutdown = false;
+      const onShutdown = () => {
+        // The drain deadline passed: say so plainly, then stop the provider.
+        send({
+          type: 'error',
+          code: WaveErrorCode.serverShutdown,
+          message: 'The server restarted before the reply finished; send the message again.',
+          retryable: true,
+        });
+        stoppedByShutdown = true;
+        stopTimer();
+        if (!closed) {
+          closed = true;
+          sink.close();
+        }
+        controller.abort(new Error('server shutdown'));
+      };
+      if (shutdown?.aborted) onShutdown();
+      else shutdown?.addEventListener('abort', onShutdown, { once: true });
       const { provider, site } = options;
       const pump = async (): Promise<string> => {
         send({ type: 'meta', model: provider.offline ? provider.model : (site.model ?? provider.model), offline: provider.offline });
@@ -375,17 +491,21 @@ function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
             last = event;
           }
         } catch (error) {
+          if (stoppedByShutdown) return `error:${WaveErrorCode.serverShutdown}`;
           if (controller.signal.aborted) return 'aborted';
           const event = toErrorEvent(error);
           send(event);
           return `error:${event.code}`;
         }
+        if (stoppedByShutdown) return `error:${WaveErrorCode.serverShutdown}`;
         if (controller.signal.aborted) return 'aborted';
         if (last?.type === 'error') return `error:${last.code}`;
         return last?.type === 'end' ? `end:${last.reason}` : 'end';
       };
       void pump().then((outcome) => {
         options.signal.removeEventListener('abort', onAbort);
+        shutdown?.removeEventListener('abort', onShutdown);
+        stopTimer();
         if (!closed) {
           closed = true;
           sink.close();
@@ -396,6 +516,7 @@ function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
     cancel(reason) {
       // The client went away: stop the provider (and its upstream request) at once.
       closed = true;
+      stopTimer();
       controller.abort(reason);
     },
   });
@@ -442,6 +563,9 @@ async function* guardedStep(options: StreamStepOptions, signal: AbortSignal): As
         yield event;
       } else if (event.type === 'tool_call') {
         checks.push(checker.check(event));
+      } else if (event.type === 'usage') {
+        if (event.inputTokens !== undefined) options.usage.inputTokens = (options.usage.inputTokens ?? 0) + event.inputTokens;
+        if (event.outputTokens !== undefined) options.usage.outputTokens = (options.usage.outputTokens ?? 0) + event.outputTokens;
       } else {
         reason = event.reason;
         break;

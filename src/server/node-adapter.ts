@@ -3,28 +3,34 @@
  * is written as it comes (SSE needs that), and a client disconnect aborts `request.signal`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { clientAddress, setClientAddress } from './client-identity.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+export interface NodeListenerOptions {
+  /**
+   * Proxies in front of this server that append to `X-Forwarded-For` (default 0: the header is
+   * ignored and the client is the socket's remote address).
+   */
+  trustProxy?: number;
+}
+
 /**
  * A node:http listener running a fetch handler: streamed request bodies in, each response chunk
- * flushed as written, and a client disconnect aborting `request.signal`.
+ * flushed as written, a client disconnect aborting `request.signal`, and the client's address
+ * (the socket's, or per `trustProxy`) attached for the rate limit.
  *
  * @example
  * createServer(toNodeListener(createWaveHandler(options))).listen(8787);
  */
-export function toNodeListener(
-  handler: FetchHandler,
-  options: { remoteAddresses?: WeakMap<Request, string> } = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
     });
     const request = toRequest(req, controller.signal);
-    if (options.remoteAddresses) options.remoteAddresses.set(request, req.socket.remoteAddress ?? 'unknown');
+    setClientAddress(request, clientAddress(req.socket.remoteAddress, request.headers, options.trustProxy ?? 0));
     handler(request)
       .then((response) => writeResponse(res, response, controller.signal))
       .catch(() => {
@@ -50,11 +56,50 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (method !== 'GET' && method !== 'HEAD') {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+    init.body = bodyStream(req);
     init.duplex = 'half';
   }
   // A fixed origin: the Host header is the client's to choose and the handler needs only the path.
   return new Request(new URL(req.url ?? '/', 'http://localhost').href, init);
+}
+
+/**
+ * The request body as a web stream with back-pressure. Unlike `Readable.toWeb`, data that is
+ * still arriving after the handler cancelled the body (a 413) is discarded, not enqueued into a
+ * closed stream (which throws outside any handler and would stop the process).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.on('end', () => {
+          if (done) return;
+          done = true;
+          controller.close();
+        });
+        req.on('error', (error) => {
+          if (done) return;
+          done = true;
+          controller.error(error);
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        // Read and drop the rest, so the connection can answer.
+        done = true;
+        req.resume();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+  );
 }
 
 async function writeResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {

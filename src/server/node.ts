@@ -2,6 +2,10 @@
  * The Node entry of the wave server: a node:http server that adapts IncomingMessage ⇄ Request /
  * Response with streaming, serves the wave handler at /wave and static files (demo pages at `/`,
  * bundles at `/dist/`). Only this module and node-adapter.ts import `node:`.
+ *
+ * Operations: the client is the socket's address (or per WAVE_TRUST_PROXY); WAVE_REDIS_URL shares
+ * the rate limit through Redis; on SIGTERM the server stops accepting, lets open streams finish
+ * for WAVE_DRAIN_MS, then ends the rest with the error event `server_shutdown`.
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -12,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { createWaveHandler } from './handler.js';
 import { toNodeListener } from './node-adapter.js';
+import { RedisRateLimitStore, type RateLimitStore } from './rate-limit.js';
 import type { WaveServerOptions } from './types.js';
 
 export { toNodeListener } from './node-adapter.js';
@@ -127,7 +132,50 @@ export interface RunningServer {
   port: number;
   /** What serves the model, safe to print. */
   providerLabel: string;
+  /** Wave streams being answered right now. */
+  openStreams(): number;
+  /**
+   * Graceful stop: accept nothing new (`/health` says draining), let open streams finish for up
+   * to `deadlineMs` (default WAVE_DRAIN_MS), end the rest with the `server_shutdown` error event,
+   * then close.
+   */
+  drain(deadlineMs?: number): Promise<void>;
+  /** Immediate stop: every connection is cut. */
   close(): Promise<void>;
+}
+
+/** One JSON log line of the server's own life (start, drain, stop). */
+function lifecycleLog(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, string | number> = {}): void {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  if (level === 'info') console.log(line);
+  else console.error(line);
+}
+
+/** Connects to WAVE_REDIS_URL with the `redis` package; never prints the URL (it may hold a password). */
+async function connectRedis(url: string): Promise<{ store: RateLimitStore; quit(): Promise<void> }> {
+  const { createClient } = await import('redis');
+  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 5000 } });
+  let reported = false;
+  client.on('error', (error: unknown) => {
+    // The client reconnects by itself; say so once per outage, not per retry.
+    if (reported) return;
+    reported = true;
+    lifecycleLog('error', 'redis unavailable: rate-limited requests are refused (503) until it is back', {
+      error: error instanceof Error ? error.name : 'error',
+    });
+  });
+  client.on('ready', () => (reported = false));
+  try {
+    await client.connect();
+  } catch {
+    throw new ConfigError('WAVE_REDIS_URL', 'cannot connect to Redis');
+  }
+  return {
+    store: new RedisRateLimitStore({ client }),
+    quit: async () => {
+      await client.close().catch(() => client.destroy());
+    },
+  };
 }
 
 /**
@@ -147,13 +195,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const roots = Object.entries(options.staticRoots ?? { '/': resolve(PACKAGE_ROOT, 'demo'), '/dist/': resolve(PACKAGE_ROOT, 'dist') })
     // Longest prefix first, so /dist/ wins over /.
     .sort(([a], [b]) => b.length - a.length);
-  const remoteAddresses = new WeakMap<Request, string>();
   let listener: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  const open = new Set<ServerResponse>();
+  let idle: (() => void) | null = null;
+  const draining = new AbortController();
+  const shutdown = new AbortController();
+  const redis = config.redisUrl && !options.overrides?.rateLimitStore ? await connectRedis(config.redisUrl) : null;
 
   const server = createServer({ noDelay: true }, (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0]!;
     if (pathname === '/wave' || pathname.startsWith('/wave/')) {
       if (!listener) return sendText(res, 503, 'Starting');
+      open.add(res);
+      res.on('close', () => {
+        open.delete(res);
+        if (open.size === 0) idle?.();
+      });
       return listener(req, res);
     }
     serveStatic(req, res, roots)
@@ -162,13 +219,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       })
       .catch(() => res.destroy());
   });
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, host, () => {
-      server.off('error', reject);
-      resolveListen();
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, host, () => {
+        server.off('error', reject);
+        resolveListen();
+      });
     });
-  });
+  } catch (error) {
+    await redis?.quit();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   // With port 0 the demo site's origins are known only now.
   if (port !== config.port) config = loadConfig(env, { readFile, port });
@@ -176,23 +238,61 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     sites: config.sites,
     provider: config.provider,
     basePath: '/wave',
-    clientKey: (request) => remoteAddresses.get(request) ?? 'unknown',
+    rateLimit: config.rateLimit,
+    ...(redis ? { rateLimitStore: redis.store } : {}),
+    draining: draining.signal,
+    shutdown: shutdown.signal,
     ...(config.voiceBroker ? { voiceBroker: config.voiceBroker } : {}),
     ...options.overrides,
   });
-  listener = toNodeListener(handler, { remoteAddresses });
+  listener = toNodeListener(handler, { trustProxy: config.trustProxy });
   const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  const closed = new Promise<void>((resolveClosed) => server.once('close', () => resolveClosed()));
+  let stopping: Promise<void> | null = null;
+  const finish = async () => {
+    server.close();
+    server.closeAllConnections();
+    await closed;
+    await redis?.quit();
+  };
+  const drain = (deadlineMs = config.drainMs): Promise<void> =>
+    (stopping ??= (async () => {
+      draining.abort();
+      server.close();
+      server.closeIdleConnections();
+      lifecycleLog('info', 'draining', { openStreams: open.size, deadlineMs });
+      if (open.size > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolveIdle) => {
+          idle = resolveIdle;
+          timer = setTimeout(resolveIdle, deadlineMs);
+        });
+        clearTimeout(timer);
+      }
+      if (open.size > 0) {
+        lifecycleLog('warn', 'drain deadline passed: ending open streams', { openStreams: open.size });
+        shutdown.abort();
+        // The error events are written; give them a moment to leave before the sockets go.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolveIdle) => {
+          idle = resolveIdle;
+          timer = setTimeout(resolveIdle, 1000);
+        });
+        clearTimeout(timer);
+      }
+      await finish();
+      lifecycleLog('info', 'stopped');
+    })());
   return {
     url: `http://${urlHost}:${port}/`,
     port,
     providerLabel: options.overrides?.provider && typeof options.overrides.provider !== 'function'
       ? `${options.overrides.provider.name} ${options.overrides.provider.model}`
       : config.providerLabel,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      }),
+    openStreams: () => open.size,
+    drain,
+    close: () => (stopping ??= finish()),
   };
 }
 
@@ -201,7 +301,8 @@ const USAGE = `Usage: wave-server [--port N] [--host H]
 Serves the wave-chat demo pages, the built bundles and the wave endpoint (/wave).
 Configuration by environment: WAVE_PROVIDER (offline|openai|anthropic), WAVE_BASE_URL,
 WAVE_API_KEY, WAVE_API_KEY_HEADER, WAVE_API_VERSION, WAVE_MODEL, WAVE_VOICE_MODEL,
-WAVE_SITES, WAVE_ALLOWED_ORIGINS, PORT, HOST.`;
+WAVE_SITES, WAVE_ALLOWED_ORIGINS, WAVE_TRUST_PROXY, WAVE_REDIS_URL, WAVE_RATE_LIMIT, WAVE_DRAIN_MS,
+PORT, HOST. On SIGTERM it stops accepting and lets open replies finish (WAVE_DRAIN_MS).`;
 
 /**
  * The CLI (bin/wave-server.mjs): starts the server and prints where; on bad configuration prints
@@ -257,8 +358,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   const shownHost = /^(127\.0\.0\.1|localhost|0\.0\.0\.0|::1?|)$/.test(host ?? env.HOST ?? '127.0.0.1') ? 'localhost' : (host ?? env.HOST);
   console.log(`wave-chat demo: http://${shownHost}:${server.port}/`);
   console.log(`provider: ${server.providerLabel}`);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void server.close().then(() => process.exit(0)));
+  process.once('SIGTERM', () => void server.drain().then(() => process.exit(0)));
   return server;
 }

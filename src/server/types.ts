@@ -2,7 +2,9 @@
  * Configuration types of the wave server (SPEC §10). Standards-only: no `node:` imports here.
  */
 import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/protocol.js';
+import type { Clock } from '../clock.js';
 import type { ModelProvider } from './providers/types.js';
+import type { RateLimitStore } from './rate-limit.js';
 
 /** One embedding site: who may call, which model, which instructions, which tools. */
 export interface SiteConfig {
@@ -27,7 +29,11 @@ export interface SiteConfig {
 /** Looks a site up by id (e.g. from a database); undefined when unknown. */
 export type SiteConfigResolver = (siteId: string) => SiteConfig | undefined | Promise<SiteConfig | undefined>;
 
-/** One-line logging sink. Only request metadata is ever passed: never bodies, keys or headers. */
+/**
+ * Logging sink. Each call passes one JSON line (`{"time","level","msg","requestId","route","site",
+ * "status","durationMs","outcome","inputTokens"?,"outputTokens"?}`): only request metadata, never
+ * bodies, page state, tool results, headers or keys.
+ */
 export interface WaveLogger {
   info(line: string): void;
   warn(line: string): void;
@@ -58,11 +64,26 @@ export interface WaveServerOptions {
   maxContextChars?: number;
   /** Per-client fixed-window limit (default 60 requests a minute); `false` disables it. */
   rateLimit?: RateLimitOptions | false;
-  /** Who a request comes from, for the rate limit (default: `cf-connecting-ip`, then `x-forwarded-for`). */
-  clientKey?: (request: Request) => string;
+  /** Where the counts live (default: in memory, per instance; `RedisRateLimitStore` shares them). */
+  rateLimitStore?: RateLimitStore;
+  /**
+   * Who a request comes from, for the rate limit; undefined when unknown. Default: the address the
+   * runtime entry attached (`setClientAddress`: the Node socket, Deno/Bun connection info, Workers'
+   * `CF-Connecting-IP`). With a limit on, a request with no identity is refused (403
+   * `client_unidentified`): it is never counted in a bucket shared with other unknown clients.
+   */
+  clientKey?: (request: Request) => string | undefined;
   logger?: WaveLogger;
   /** Milliseconds clock (default `Date.now`), for the rate limit and the log timings. */
   now?: () => number;
+  /** Timers for the SSE keep-alive (default the real clock). */
+  clock?: Clock;
+  /** An SSE comment is sent after this long without an event (default 15,000 ms; 0 turns it off). */
+  keepAliveMs?: number;
+  /** Once aborted the server takes no new work: requests get 503 `shutting_down`, `/health` 503; open streams go on. */
+  draining?: AbortSignal;
+  /** Once aborted every open stream ends with the error event `server_shutdown` (the drain deadline passed). */
+  shutdown?: AbortSignal;
   voiceBroker?: VoiceBroker;
 }
 

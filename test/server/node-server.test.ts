@@ -133,7 +133,7 @@ describe('startServer (node:http)', () => {
     assert.match(text, /event: end\ndata: \{"type":"end","reason":"stop"\}\n\n$/);
     // The demo site allows this very server's origin, learnt after binding port 0.
     assert.equal(res.headers.get('access-control-allow-origin'), server.url.replace(/\/$/, ''));
-    assert.ok(logger.lines.some((l) => /wave step site=demo status=200 .*outcome=end:stop/.test(l)));
+    assert.ok(logger.lines.some((l) => /"route":"step","site":"demo","status":200,.*"outcome":"end:stop"/.test(l)), logger.lines.join("\n"));
   });
 });
 

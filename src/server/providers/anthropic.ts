@@ -116,6 +116,7 @@ export class AnthropicProvider implements ModelProvider {
       let stopReason: string | null = null;
       let stopped = false;
       let pendingCalls = 0;
+      const usage: { inputTokens?: number; outputTokens?: number } = {};
       for await (const message of readSse(stream)) {
         call.touch();
         let data: unknown;
@@ -153,9 +154,15 @@ export class AnthropicProvider implements ModelProvider {
             // A tool with no parameters streams no JSON at all.
             yield { type: 'tool_call', id: tool.id, name: tool.name, arguments: tool.json.trim() === '' ? '{}' : tool.json };
           }
+        } else if (type === 'message_start') {
+          const usageIn = isRecord(data.message) && isRecord(data.message.usage) ? data.message.usage : {};
+          if (isCount(usageIn.input_tokens)) usage.inputTokens = usageIn.input_tokens;
+          if (isCount(usageIn.output_tokens)) usage.outputTokens = usageIn.output_tokens;
         } else if (type === 'message_delta') {
           const delta = isRecord(data.delta) ? data.delta : {};
           if (typeof delta.stop_reason === 'string') stopReason = delta.stop_reason;
+          // message_delta's usage.output_tokens is the running total for the message.
+          if (isRecord(data.usage) && isCount(data.usage.output_tokens)) usage.outputTokens = data.usage.output_tokens;
         } else if (type === 'message_stop') {
           stopped = true;
           break;
@@ -173,11 +180,12 @@ export class AnthropicProvider implements ModelProvider {
           }
           throw new ProviderError(`${LABEL} provider reported an error mid-stream`, { code: ProviderErrorCode.error, retryable: false });
         }
-        // message_start and ping carry nothing a step needs.
+        // ping carries nothing a step needs.
       }
       if (!stopped) throw badStream(LABEL, 'the stream ended before message_stop');
       if (tools.size > 0) throw badStream(LABEL, 'a tool_use block never stopped');
       const reason = stopReason === 'tool_use' || pendingCalls > 0 ? 'tool_calls' : stopReason === 'max_tokens' ? 'length' : 'stop';
+      if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) yield { type: 'usage', ...usage };
       yield { type: 'end', reason };
     } catch (error) {
       throw call.fail(error);
@@ -189,6 +197,10 @@ export class AnthropicProvider implements ModelProvider {
 
 function blockIndex(data: Record<string, unknown>): number {
   return typeof data.index === 'number' ? data.index : 0;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -29,6 +29,11 @@ export interface OpenAICompatibleProviderOptions {
   clock?: Clock;
   /** Upper bound on the reply length, when set. */
   maxTokens?: number;
+  /**
+   * Ask for token counts at the end of the stream (`stream_options.include_usage`, default true),
+   * for the log. Turn off for an older server that refuses unknown request fields.
+   */
+  streamUsage?: boolean;
 }
 
 type ChatMessage =
@@ -112,6 +117,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       messages: toChatMessages(input.system, input.messages),
       stream: true,
     };
+    if (o.streamUsage !== false) body.stream_options = { include_usage: true };
     if (input.tools.length > 0) body.tools = toChatTools(input.tools);
     if (o.maxTokens !== undefined) body.max_tokens = o.maxTokens;
     const call = new UpstreamCall(
@@ -132,6 +138,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       const calls: PendingCall[] = [];
       let finish: string | null = null;
       let sawDone = false;
+      const usage: { inputTokens?: number; outputTokens?: number } = {};
       for await (const message of readSse(stream)) {
         call.touch();
         if (message.data === '[DONE]') {
@@ -150,6 +157,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
             code: ProviderErrorCode.error,
             retryable: true,
           });
+        }
+        // The usage chunk (choices: []) comes last; some servers put usage on every chunk.
+        if (isRecord(chunk.usage)) {
+          if (isCount(chunk.usage.prompt_tokens)) usage.inputTokens = chunk.usage.prompt_tokens;
+          if (isCount(chunk.usage.completion_tokens)) usage.outputTokens = chunk.usage.completion_tokens;
         }
         const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
         const choice: unknown = choices[0];
@@ -172,6 +184,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
           : finish === 'length'
             ? 'length'
             : 'stop';
+      if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) yield { type: 'usage', ...usage };
       yield { type: 'end', reason };
     } catch (error) {
       throw call.fail(error);
@@ -197,6 +210,10 @@ function accumulate(calls: PendingCall[], raw: unknown, position: number): void 
   if (typeof fn.arguments === 'string') pending.arguments += fn.arguments;
   // Some servers send arguments as an already-parsed object.
   else if (isRecord(fn.arguments)) pending.arguments += JSON.stringify(fn.arguments);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

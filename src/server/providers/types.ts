@@ -22,7 +22,9 @@ export interface ProviderStepInput {
 export type ProviderEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_call'; id: string; name: string; arguments: string }
-  | { type: 'end'; reason: 'stop' | 'tool_calls' | 'length' };
+  | { type: 'end'; reason: 'stop' | 'tool_calls' | 'length' }
+  /** Token counts for the log, when the provider reports them; comes before `end`. */
+  | { type: 'usage'; inputTokens?: number; outputTokens?: number };
 
 export interface ModelProvider {
   readonly name: string;
