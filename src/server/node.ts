@@ -154,7 +154,16 @@ function lifecycleLog(level: 'info' | 'warn' | 'error', msg: string, fields: Rec
 /** Connects to WAVE_REDIS_URL with the `redis` package; never prints the URL (it may hold a password). */
 async function connectRedis(url: string): Promise<{ store: RateLimitStore; quit(): Promise<void> }> {
   const { createClient } = await import('redis');
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 5000 } });
+  let started = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5000,
+      // At start-up a Redis that cannot be reached is a configuration error; later, keep trying.
+      reconnectStrategy: (retries: number) => (started ? Math.min(100 * 2 ** retries, 2000) : retries >= 2 ? new Error('cannot connect') : 200),
+    },
+  });
   let reported = false;
   client.on('error', (error: unknown) => {
     // The client reconnects by itself; say so once per outage, not per retry.
@@ -167,7 +176,9 @@ async function connectRedis(url: string): Promise<{ store: RateLimitStore; quit(
   client.on('ready', () => (reported = false));
   try {
     await client.connect();
+    started = true;
   } catch {
+    if (client.isOpen) client.destroy();
     throw new ConfigError('WAVE_REDIS_URL', 'cannot connect to Redis');
   }
   return {
