@@ -4,7 +4,7 @@
  */
 export { createWaveHandler, ServerDefaults, WaveErrorCode } from './handler.js';
 export type { SiteConfig, SiteConfigResolver, WaveServerOptions, WaveLogger, VoiceBroker, RateLimitOptions, WaveErrorBody } from './types.js';
-export { loadConfig, defaultSites, parseSiteConfig, ConfigError, ProviderKind, DEFAULT_PORT } from './config.js';
+export { loadConfig, defaultSites, parseSiteConfig, ConfigError, ProviderKind, DEFAULT_PORT, DEFAULT_DRAIN_MS } from './config.js';
 export type { WaveConfig, LoadConfigOptions } from './config.js';
 export { OpenAICompatibleProvider, toChatMessages, toChatTools } from './providers/openai.js';
 export type { OpenAICompatibleProviderOptions } from './providers/openai.js';
@@ -19,7 +19,11 @@ export { readSse } from './providers/sse.js';
 export type { SseMessage } from './providers/sse.js';
 export { buildSystemPrompt, guardTools, guardMessages, capText, filterTools, TRUNCATION_SUFFIX, DEFAULT_INSTRUCTIONS } from './prompt.js';
 export { parseWaveRequest, parseVoiceSessionRequest, RequestValidationError, RequestLimits } from './validate-request.js';
-export { FixedWindowLimiter } from './rate-limit.js';
+export { FixedWindowLimiter, MemoryRateLimitStore, RedisRateLimitStore, WorkersRateLimitStore } from './rate-limit.js';
+export type { RateLimitStore, RateDecision, RedisEvalClient, RedisRateLimitStoreOptions, WorkersRateLimitBinding } from './rate-limit.js';
+export { clientAddress, setClientAddress, getClientAddress, normalizeIp, rateLimitKey } from './client-identity.js';
+export { handlerFromEnv } from './runtimes/shared.js';
+export type { EntryOptions } from './runtimes/shared.js';
 export { ToolCallChecker, CallCheckStatus } from './tool-call-check.js';
 export { createRealtimeBroker, VoiceBrokerError } from './voice-broker.js';
 export type { RealtimeBroker, RealtimeBrokerOptions } from './voice-broker.js';
