@@ -107,3 +107,39 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('loadConfig: operations settings', () => {
+  it('defaults: header ignored (0 trusted hops), in-memory limit of 60 a minute, 25 s drain', () => {
+    const config = loadConfig({});
+    assert.equal(config.trustProxy, 0);
+    assert.deepEqual(config.rateLimit, { windowMs: 60_000, max: 60 });
+    assert.equal(config.drainMs, 25_000);
+    assert.equal(config.redisUrl, undefined);
+  });
+
+  it('reads WAVE_TRUST_PROXY, WAVE_RATE_LIMIT (0: off), WAVE_DRAIN_MS and WAVE_REDIS_URL', () => {
+    const config = loadConfig({ WAVE_TRUST_PROXY: '2', WAVE_RATE_LIMIT: '0', WAVE_DRAIN_MS: '5000', WAVE_REDIS_URL: 'rediss://:pw@cache.internal:6380' });
+    assert.equal(config.trustProxy, 2);
+    assert.equal(config.rateLimit, false);
+    assert.equal(config.drainMs, 5000);
+    assert.equal(config.redisUrl, 'rediss://:pw@cache.internal:6380');
+    assert.deepEqual(loadConfig({ WAVE_RATE_LIMIT: '120' }).rateLimit, { windowMs: 60_000, max: 120 });
+  });
+
+  it('refuses bad values, naming the variable and never echoing a Redis password', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ WAVE_TRUST_PROXY: 'true' }, 'WAVE_TRUST_PROXY'],
+      [{ WAVE_TRUST_PROXY: '-1' }, 'WAVE_TRUST_PROXY'],
+      [{ WAVE_TRUST_PROXY: '99' }, 'WAVE_TRUST_PROXY'],
+      [{ WAVE_RATE_LIMIT: 'lots' }, 'WAVE_RATE_LIMIT'],
+      [{ WAVE_DRAIN_MS: '1.5' }, 'WAVE_DRAIN_MS'],
+      [{ WAVE_REDIS_URL: 'http://:hunter2@cache:6379' }, 'WAVE_REDIS_URL'],
+      [{ WAVE_REDIS_URL: 'cache:hunter2' }, 'WAVE_REDIS_URL'],
+    ];
+    for (const [env, variable] of cases) {
+      const error = configError(() => loadConfig(env));
+      assert.equal(error.variable, variable, JSON.stringify(env));
+      assert.ok(!error.message.includes('hunter2'));
+    }
+  });
+});
