@@ -134,6 +134,9 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
   const rateLimit = options.rateLimit === undefined ? ServerDefaults.rateLimit : options.rateLimit;
   const store = rateLimit ? (options.rateLimitStore ?? new MemoryRateLimitStore(now)) : null;
   const keepAliveMs = options.keepAliveMs ?? ServerDefaults.keepAliveMs;
+  // One listener for every open stream (not one each: thousands of streams share the signal).
+  const shutdowns = new Set<() => void>();
+  options.shutdown?.addEventListener('abort', () => [...shutdowns].forEach((stop) => stop()), { once: true });
   const sites = options.sites;
   const siteMap = Array.isArray(sites) ? new Map(sites.map((site) => [site.id, site])) : null;
 
@@ -317,7 +320,7 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
           usage: entry.usage,
           clock,
           keepAliveMs,
-          ...(options.shutdown ? { shutdown: options.shutdown } : {}),
+          shutdowns,
           onDone: (outcome) => {
             entry.outcome = outcome;
             log(entry, started);
@@ -419,8 +422,8 @@ interface StreamStepOptions {
   clock: Clock;
   /** Comment after this long without an event; 0: never. */
   keepAliveMs: number;
-  /** Ends the stream with `server_shutdown` when aborted. */
-  shutdown?: AbortSignal;
+  /** Every open stream's way to end with `server_shutdown`: one listener on the shutdown signal calls them all. */
+  shutdowns: Set<() => void>;
   /** Called once with the outcome for the log line. */
   onDone: (outcome: string) => void;
 }
@@ -439,7 +442,7 @@ function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
   else options.signal.addEventListener('abort', onAbort, { once: true });
   let closed = false;
   let timer: unknown;
-  const { clock, keepAliveMs, shutdown } = options;
+  const { clock, keepAliveMs, shutdowns } = options;
   const stopTimer = () => {
     clock.clearTimeout(timer);
     timer = undefined;
@@ -479,8 +482,7 @@ function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
         }
         controller.abort(new Error('server shutdown'));
       };
-      if (shutdown?.aborted) onShutdown();
-      else shutdown?.addEventListener('abort', onShutdown, { once: true });
+      shutdowns.add(onShutdown);
       const { provider, site } = options;
       const pump = async (): Promise<string> => {
         send({ type: 'meta', model: provider.offline ? provider.model : (site.model ?? provider.model), offline: provider.offline });
@@ -504,7 +506,7 @@ function streamStep(options: StreamStepOptions): ReadableStream<Uint8Array> {
       };
       void pump().then((outcome) => {
         options.signal.removeEventListener('abort', onAbort);
-        shutdown?.removeEventListener('abort', onShutdown);
+        shutdowns.delete(onShutdown);
         stopTimer();
         if (!closed) {
           closed = true;
