@@ -116,7 +116,8 @@ export default [
   {
     input: { index: 'src/server/index.ts', node: 'src/server/node.ts' },
     output: { dir: 'dist/server', format: 'es', sourcemap: true },
-    external: (id) => id.startsWith('node:') || id === 'ws',
+    // redis: a dependency loaded only when WAVE_REDIS_URL is set; never bundled.
+    external: (id) => id.startsWith('node:') || id === 'ws' || id === 'redis' || id.startsWith('@redis/'),
     plugins: [tsResolve(), nodeResolve({ exportConditions: ['node', 'default'] }), json(), commonjs(), esbuildTs()],
     onwarn,
   },

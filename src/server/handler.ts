@@ -17,12 +17,11 @@
  *   Calls to a tool that was not offered get the same repair round; if the model insists they are
  *   dropped and the step ends with a text note that the tool is unavailable.
  */
-import { systemClock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import { createNonce, envelope } from '../guard/envelope.js';
 import type { HostToolSchema } from '../tools/types.js';
 import type { WaveMessage, WaveRequest, WaveStreamEvent } from '../transport/protocol.js';
 import { buildSystemPrompt, guardMessages, guardPageState, guardTools } from './prompt.js';
-import type { Clock } from '../clock.js';
 import type { ModelProvider, ProviderStepInput } from './providers/types.js';
 import { ProviderError } from './providers/types.js';
 import { getClientAddress, rateLimitKey } from './client-identity.js';

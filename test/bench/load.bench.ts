@@ -8,6 +8,9 @@
  * opens). Loopback only; bounded: it stops by itself after
  * the conversations end or after 120 s, whichever comes first.
  *
+ * The streams open over LOAD_RAMP_MS (default 5 s: 200 new conversations a second); LOAD_STREAMS
+ * changes the count.
+ *
  * Prints: server memory per open stream (heap and RSS, after GC), p50/p99 time to first byte
  * (the `meta` event) and to the first model token (minus the upstream's own 500 ms), errors.
  */
@@ -21,7 +24,7 @@ const STREAMS = Number(process.env.LOAD_STREAMS ?? 1000);
 const FIRST_TOKEN_MS = 500;
 const TOKENS = 15;
 const TOKEN_EVERY_MS = 2000;
-const RAMP_MS = 1000;
+const RAMP_MS = Number(process.env.LOAD_RAMP_MS ?? 5000);
 const HARD_LIMIT_MS = 120_000;
 const ORIGIN = 'https://load.example';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -174,11 +177,13 @@ const pct = (values: number[], p: number) => {
 const errors = results.filter((r) => !r.ok);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-console.log(`${STREAMS} concurrent streaming conversations, one Node wave server, slow fake upstream (${FIRST_TOKEN_MS} ms to first token, ${TOKENS} tokens over ${(TOKENS * TOKEN_EVERY_MS) / 1000} s)`);
+console.log(`${STREAMS} concurrent streaming conversations opened over ${RAMP_MS / 1000} s, one Node wave server, slow fake upstream (${FIRST_TOKEN_MS} ms to first token, ${TOKENS} tokens over ${(TOKENS * TOKEN_EVERY_MS) / 1000} s)`);
 console.log(`all open at once: ${reached === 'open' ? 'yes' : `no (${reached})`}; server open streams at the peak: ${peak.open}; upstream connections at the peak: ${upstreamPeak}`);
 console.log(`server memory, ${base.open} → ${peak.open} open: heap ${mb(base.heap)} → ${mb(peak.heap)} MB, RSS ${mb(base.rss)} → ${mb(peak.rss)} MB`);
 console.log(`memory per open stream: heap ${kb((peak.heap - base.heap) / Math.max(1, peak.open))} KB, heap+external ${kb((peak.heap + peak.external - base.heap - base.external) / Math.max(1, peak.open))} KB, RSS ${kb((peak.rss - base.rss) / Math.max(1, peak.open))} KB`);
 console.log(`time to first byte (meta): p50 ${pct(results.map((r) => r.ttfb), 50).toFixed(1)} ms, p99 ${pct(results.map((r) => r.ttfb), 99).toFixed(1)} ms`);
+const decile = Math.max(1, Math.floor(STREAMS / 10));
+console.log(`time to first byte by opening order: first ${decile} p50 ${pct(results.slice(0, decile).map((r) => r.ttfb), 50).toFixed(1)} ms, last ${decile} p50 ${pct(results.slice(-decile).map((r) => r.ttfb), 50).toFixed(1)} ms`);
 console.log(`time to first model token, less the upstream's ${FIRST_TOKEN_MS} ms: p50 ${pct(results.map((r) => r.firstToken), 50).toFixed(1)} ms, p99 ${pct(results.map((r) => r.firstToken), 99).toFixed(1)} ms`);
 console.log(`server CPU per conversation (open, 15 tokens, end): ${((end.cpu - base.cpu) / STREAMS).toFixed(2)} ms; load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
 console.log(`errors: ${errors.length}${errors.length ? ` (first: ${errors[0]!.error})` : ''}`);
