@@ -14,6 +14,7 @@
  * | `WAVE_SITES` | JSON array of SiteConfig, or a path to a JSON file holding one |
  * | `WAVE_ALLOWED_ORIGINS` | comma-separated origins added to every site |
  * | `WAVE_OFFLINE_DELAY_MS` | the offline model's pause between streamed words (default 12) |
+ * | `WAVE_STREAM_USAGE` | `0`: do not ask an OpenAI-compatible server for token counts (`stream_options`), for old servers that refuse it |
  * | `WAVE_TRUST_PROXY` | proxies in front that append to `X-Forwarded-For` (default 0: the header is ignored) |
  * | `WAVE_REDIS_URL` | `redis://…`: rate limits shared by every instance using this Redis (default: in memory) |
  * | `WAVE_RATE_LIMIT` | requests a minute per client (default 60; 0 turns the limit off) |
@@ -260,7 +261,12 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): WaveConfi
     }
     const apiVersion = value(env, 'WAVE_API_VERSION');
     const model = value(env, 'WAVE_MODEL') ?? 'gpt-4o-mini';
+    const streamUsage = value(env, 'WAVE_STREAM_USAGE');
+    if (streamUsage !== undefined && streamUsage !== '0' && streamUsage !== '1') {
+      throw new ConfigError('WAVE_STREAM_USAGE', `expected 0 or 1, got "${streamUsage}"`);
+    }
     const provider = new OpenAICompatibleProvider({
+      streamUsage: streamUsage !== '0',
       baseUrl,
       model,
       apiKeyHeader: header,

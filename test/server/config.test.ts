@@ -126,6 +126,23 @@ describe('loadConfig: operations settings', () => {
     assert.deepEqual(loadConfig({ WAVE_RATE_LIMIT: '120' }).rateLimit, { windowMs: 60_000, max: 120 });
   });
 
+  it('WAVE_STREAM_USAGE=0 stops asking an OpenAI-compatible server for token counts', async () => {
+    const up = await fakeUpstream((res) => {
+      sseHead(res);
+      res.end(oa.text('hi') + oa.finish('stop') + oa.done);
+    });
+    try {
+      for (const [flag, expected] of [[undefined, { include_usage: true }], ['0', undefined]] as const) {
+        const config = loadConfig({ WAVE_PROVIDER: 'openai', WAVE_BASE_URL: up.url, ...(flag ? { WAVE_STREAM_USAGE: flag } : {}) });
+        await collect(config.provider.step(stepInput(), new AbortController().signal));
+        assert.deepEqual(up.requests.at(-1)!.body.stream_options, expected);
+      }
+      assert.equal(configError(() => loadConfig({ WAVE_PROVIDER: 'openai', WAVE_BASE_URL: up.url, WAVE_STREAM_USAGE: 'off' })).variable, 'WAVE_STREAM_USAGE');
+    } finally {
+      await up.close();
+    }
+  });
+
   it('refuses bad values, naming the variable and never echoing a Redis password', () => {
     const cases: [Record<string, string>, string][] = [
       [{ WAVE_TRUST_PROXY: 'true' }, 'WAVE_TRUST_PROXY'],
