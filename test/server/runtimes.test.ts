@@ -20,6 +20,8 @@ const BIN = join(ROOT, 'node_modules', '.bin');
 
 interface Running {
   base: string;
+  /** Sends SIGTERM; resolves with the exit code. */
+  terminate(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ function spawnServer(command: string, args: string[], env: Record<string, string
     stdio: extra.controlFd ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error('did not start within 30 s')), 30_000);
     const fail = (error: Error) => {
@@ -46,6 +48,10 @@ function spawnServer(command: string, args: string[], env: Record<string, string
       clearTimeout(timer);
       resolve({
         base: `http://127.0.0.1:${match[1]}`,
+        terminate: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
           await exited;
@@ -56,7 +62,9 @@ function spawnServer(command: string, args: string[], env: Record<string, string
     child.stderr!.on('data', onData);
     if (extra.controlFd) (child.stdio[3] as NodeJS.ReadableStream).on('data', onData);
     child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`exited with ${code}`)));
+    child.once('exit', (code) => {
+      if (!ready.test(output)) fail(new Error(`exited with ${code}`));
+    });
   });
 }
 
@@ -94,6 +102,8 @@ interface Runtime {
   start(env: Record<string, string>): Promise<Running>;
   /** Headers the platform itself adds (Cloudflare sets CF-Connecting-IP). */
   headers?: Record<string, string>;
+  /** The entry drains on SIGTERM (Node's drain is tested in long-streams.test.ts; Workers: the platform's). */
+  drains?: boolean;
 }
 
 const runtimes: Runtime[] = [
@@ -109,10 +119,12 @@ const runtimes: Runtime[] = [
   },
   {
     name: 'Deno (src/server/runtimes/deno.ts)',
+    drains: true,
     start: (env) => spawnServer(join(BIN, 'deno'), ['run', '--allow-net', '--allow-env', '--allow-read', 'src/server/runtimes/deno.ts'], { ...env, PORT: '0' }, /127\.0\.0\.1:(\d+)\/wave/),
   },
   {
     name: 'Bun (src/server/runtimes/bun.ts)',
+    drains: true,
     start: (env) => spawnServer(join(BIN, 'bun'), ['src/server/runtimes/bun.ts'], { ...env, PORT: '0' }, /127\.0\.0\.1:(\d+)\/wave/),
   },
   {
@@ -213,6 +225,42 @@ describe('runtimes: one handler on Node, Deno, Bun and workerd', () => {
     await upstream.close();
     await rm(workDir, { recursive: true, force: true });
   });
+
+  for (const runtime of runtimes.filter((r) => r.drains)) {
+    it(`${runtime.name}: SIGTERM ends a stream still open at the WAVE_DRAIN_MS deadline with server_shutdown, then exits 0`, { timeout: 60_000 }, async () => {
+      const silent = await fakeUpstream((res) => {
+        sseHead(res);
+        res.write(oa.text('thinking'));
+      });
+      const running = await runtime.start({ WAVE_PROVIDER: 'openai', WAVE_BASE_URL: silent.url, WAVE_DRAIN_MS: '300', WAVE_SITES: SITES });
+      try {
+        const res = await fetch(`${running.base}/wave`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: ORIGIN },
+          body: JSON.stringify(waveBody()),
+        });
+        const reader = res.body!.getReader();
+        let text = '';
+        while (!text.includes('thinking')) text += new TextDecoder().decode((await reader.read()).value);
+        const code = running.terminate();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          text += new TextDecoder().decode(value);
+        }
+        assert.deepEqual(parseWaveEvents(text).at(-1), {
+          type: 'error',
+          code: 'server_shutdown',
+          message: 'The server restarted before the reply finished; send the message again.',
+          retryable: true,
+        });
+        assert.equal(await code, 0);
+      } finally {
+        await running.stop();
+        await silent.close();
+      }
+    });
+  }
 
   for (const runtime of runtimes) {
     it(runtime.name, { timeout: 90_000 }, async () => {
