@@ -70,23 +70,34 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
  */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let done = false;
+  // These run in socket event listeners: whatever happened to the stream, never throw there.
+  const guard = (fn: () => void) => {
+    try {
+      fn();
+    } catch {
+      done = true;
+      req.resume();
+    }
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.on('data', (chunk: Buffer) => {
           if (done) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+          guard(() => {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 1) <= 0) req.pause();
+          });
         });
         req.on('end', () => {
           if (done) return;
           done = true;
-          controller.close();
+          guard(() => controller.close());
         });
         req.on('error', (error) => {
           if (done) return;
           done = true;
-          controller.error(error);
+          guard(() => controller.error(error));
         });
       },
       pull() {
@@ -117,7 +128,19 @@ async function writeResponse(res: ServerResponse, response: Response, signal: Ab
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((r) => res.once('drain', r));
+      if (!res.write(value)) {
+        // Wait for room, or for the client to go (then we stop).
+        if (!res.destroyed) await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+        if (res.destroyed) break;
+      }
     }
     res.end();
   } catch {
