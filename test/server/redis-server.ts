@@ -44,6 +44,10 @@ async function startOnce(port: number): Promise<RedisProcess | 'busy'> {
   }
   child.stdout!.resume();
   child.stderr!.resume();
+  // A test process that dies (or is killed by a timeout) before its `after` hook must not leave redis running.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.off('exit', orphanGuard));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url: `redis://127.0.0.1:${port}`,
