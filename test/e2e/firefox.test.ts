@@ -57,7 +57,10 @@ describe('Firefox: the task board demo', () => {
     await page.type(part('input'), 'add a task for the run-of-show, then delete the draft email one');
     await page.keyboard.press('Enter');
 
-    const confirm = await page.waitForSelector(part('confirm-button'), { timeout: 15_000 });
+    // Polled: puppeteer's waitForSelector watches the document's mutations, and a chip appearing
+    // inside the widget's shadow roots is not one of them.
+    await until(async () => (await page.$(part('confirm-button'))) !== null, 'the confirmation chip');
+    const confirm = await page.$(part('confirm-button'));
     // add_task already ran; nothing deleted while the chip waits.
     assert.deepEqual(await boardTitles(page), ['Draft launch email', 'Book the venue', 'Run-of-show']);
     // A page script clicking Confirm does not confirm.
