@@ -124,6 +124,22 @@ export interface WaveLabels {
   voiceNetwork: string;
   voiceStartFailed: string;
   voiceError: string;
+
+  // ── First run: the panel's own states ───────────────────────────────────────
+  /** Launcher name while a confirmation waits behind the closed panel (`confirm-opens="false"`). */
+  launcherPending: string;
+  /** Announced (ARIA live) when a confirmation waits behind the closed panel. */
+  confirmationWaiting: string;
+  /** Marker on a message waiting for the current answer to end. */
+  queued: string;
+  /** Marker on an answer the visitor stopped. */
+  stopped: string;
+  /** Composer notice for a message over the size limit: `{length}`, `{limit}` (characters). */
+  messageTooLong: LabelTemplate;
+  /** Empty state, before the list of what the page's tools do. */
+  emptyTools: string;
+  /** Empty state when the page registered no tools (the built-in page reading). */
+  emptyBuiltin: string;
 }
 
 export const defaultLabels: WaveLabels = {
@@ -200,6 +216,15 @@ export const defaultLabels: WaveLabels = {
   voiceNetwork: 'Voice stopped: the speech service could not be reached.',
   voiceStartFailed: 'Voice could not start.',
   voiceError: 'Voice stopped because of an error.',
+
+  launcherPending: 'Open assistant: a confirmation is waiting',
+  confirmationWaiting: 'The assistant is waiting for your confirmation. Open it to answer.',
+  queued: 'Queued: sent when the answer ends',
+  stopped: 'Stopped',
+  messageTooLong:
+    'This message is too long to send ({length} characters; the most is about {limit}). Shorten it or send it in parts.',
+  emptyTools: 'On this page I can:',
+  emptyBuiltin: 'I can read this page for you, answer questions about it, and help you find and use what is on it.',
 };
 
 /**

@@ -61,38 +61,67 @@ export const waveChatStyles = css`
     place-items: center;
     font-size: 24px;
     box-shadow: var(--_shadow);
+    position: relative;
+  }
+  .launcher-badge {
+    position: absolute;
+    inset-block-start: 2px;
+    inset-inline-end: 2px;
+    inline-size: 14px;
+    block-size: 14px;
+    border-radius: 50%;
+    background: var(--_danger);
+    border: 2px solid var(--_surface);
   }
   .panel {
     display: flex;
     flex-direction: column;
+    /* Inline, the panel fits the element's box: a host with a set height (less the launcher) caps it. */
     inline-size: min(var(--_panel-width), 100%);
     block-size: var(--_panel-height);
+    max-block-size: calc(100% - 56px);
     background: var(--_surface);
     color: var(--_text);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     overflow: hidden;
   }
+  /*
+   * Floating: placed from the visual viewport (--_vv-*, kept by the element from
+   * window.visualViewport), so a page wider than the screen, pinch zoom or an on-screen keyboard
+   * never pushes the panel off screen. Before the script has measured: 100vw / 100dvh.
+   */
   :host([floating]) .launcher {
     position: fixed;
-    inset-block-end: var(--_offset);
-    inset-inline-end: var(--_offset);
+    inset-block-start: calc(var(--_vv-y, 0px) + var(--_vv-h, 100dvh) - var(--_offset));
+    left: calc(var(--_vv-x, 0px) + var(--_vv-w, 100vw) - var(--_offset));
+    transform: translate(-100%, -100%);
     z-index: var(--_z-index);
   }
   :host([floating]) .panel {
     position: fixed;
-    inset-block-end: calc(var(--_offset) + 68px);
-    inset-inline-end: var(--_offset);
-    inline-size: var(--_panel-width);
-    block-size: min(var(--_panel-height), calc(100vh - var(--_offset) * 2 - 68px));
+    inset-block-start: calc(var(--_vv-y, 0px) + var(--_vv-h, 100dvh) - var(--_offset) - 68px);
+    left: calc(var(--_vv-x, 0px) + var(--_vv-w, 100vw) - var(--_offset));
+    transform: translate(-100%, -100%);
+    inline-size: min(var(--_panel-width), calc(var(--_vv-w, 100vw) - 2 * var(--_offset)));
+    block-size: min(var(--_panel-height), calc(var(--_vv-h, 100dvh) - 2 * var(--_offset) - 68px));
+    max-block-size: none;
     z-index: var(--_z-index);
     box-shadow: var(--_shadow);
   }
+  :host([floating]:dir(rtl)) .launcher,
+  :host([floating]:dir(rtl)) .panel {
+    left: calc(var(--_vv-x, 0px) + var(--_offset));
+    transform: translate(0, -100%);
+  }
   @media (max-width: 480px) {
-    :host([floating]) .panel {
-      inset: 0;
-      inline-size: 100%;
-      block-size: 100%;
+    :host([floating]) .panel,
+    :host([floating]:dir(rtl)) .panel {
+      inset-block-start: var(--_vv-y, 0px);
+      left: var(--_vv-x, 0px);
+      transform: none;
+      inline-size: var(--_vv-w, 100vw);
+      block-size: var(--_vv-h, 100dvh);
       border-radius: 0;
       border: none;
     }
@@ -129,8 +158,15 @@ export const waveChatStyles = css`
   header button.icon {
     padding: 0;
     inline-size: 2.25rem;
+    block-size: 2.25rem;
+    display: inline-grid;
+    place-items: center;
     border: none;
     background: transparent;
+  }
+  .launcher .wave-icon {
+    inline-size: 26px;
+    block-size: 26px;
   }
   wave-transcript {
     flex: 1;

@@ -22,12 +22,23 @@ import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
 import { SessionController } from './controllers/session-controller.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
+import { icons } from './icons.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
 import { idbTranscriptStore, persistableItems, type TranscriptStore } from './transcript-store.js';
 import { waveChatStyles } from './wave-chat.styles.js';
 import { chipText, type ToolItem } from './wave-tool-chip.js';
-import type { WaveComposerSubmitEvent } from './wave-composer.js';
+import type { WaveComposer, WaveComposerSubmitEvent } from './wave-composer.js';
+import type { Capability } from './wave-transcript.js';
+
+/** Largest message sent when the server has not said its body limit (half of its default 256 KiB). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024;
+
+/** What `GET <endpoint>?site=<id>` tells before the first message. */
+interface ServerInfo {
+  model: { name: string; offline: boolean } | null;
+  maxBodyBytes: number | null;
+}
 
 /** Colour scheme of the widget. */
 export const WaveTheme = { light: 'light', dark: 'dark', auto: 'auto' } as const;
@@ -58,6 +69,7 @@ export type WaveTheme = (typeof WaveTheme)[keyof typeof WaveTheme];
  * @fires wave-voice-start-request - The composer's voice button (for the voice engine's owner).
  * @fires wave-voice-end-request - The bubble's "End voice" button.
  * @csspart launcher - The button that opens and closes the panel.
+ * @csspart launcher-badge - The dot on the launcher while a confirmation waits behind the closed panel.
  * @csspart panel - The chat panel.
  * @csspart header - The panel header.
  * @csspart transcript - The transcript.
@@ -68,6 +80,10 @@ export type WaveTheme = (typeof WaveTheme)[keyof typeof WaveTheme];
  * @csspart approve-button - A chip's "Approve for this session".
  * @csspart pill - The spend-grant pill.
  * @csspart composer - The composer form.
+ * @csspart composer-notice - The composer's notice (a message too long to send).
+ * @csspart empty-state - What the assistant can do on this page, before the first message.
+ * @csspart queued-message - A message waiting for the current answer to end.
+ * @csspart stopped-marker - The mark on a stopped answer.
  * @csspart input - The message textarea.
  * @csspart send-button - Send.
  * @csspart voice-bubble - The voice bubble.
@@ -141,7 +157,13 @@ export class WaveChat extends LitElement implements PageToolsApi {
     webmcp: { type: Boolean },
     voiceLevel: { type: Number, attribute: false },
     levelSource: { attribute: false },
+    confirmOpens: {
+      attribute: 'confirm-opens',
+      converter: { fromAttribute: (v: string | null) => v === null || v.trim().toLowerCase() !== 'false', toAttribute: (v: boolean) => String(v) },
+    },
     _history: { state: true },
+    _serverInfo: { state: true },
+    _announcement: { state: true },
   };
 
   declare siteId: string;
@@ -173,7 +195,15 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare voiceLevel: number;
   /** Polled per animation frame for the audio level. */
   declare levelSource: (() => number) | null;
+  /**
+   * A call that needs the visitor's confirmation while the panel is closed (a page's
+   * `callTool`, a WebMCP call) opens the panel on its chip. With `confirm-opens="false"` the
+   * panel stays closed: the launcher shows a badge and the wait is announced instead.
+   */
+  declare confirmOpens: boolean;
   declare _history: readonly TranscriptItem[];
+  declare _serverInfo: ServerInfo | null;
+  declare _announcement: string;
 
   #sessionInstance: WaveSessionApi | null = null;
   #guarded: WaveSessionApi | null = null;
@@ -182,6 +212,9 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #saveQueued = false;
   #resolvedLabels: WaveLabels = resolveLabels(null);
   #startingVoice = false;
+  #serverInfoFor: string | null = null;
+  #serverInfoAbort: AbortController | null = null;
+  #removeViewportListeners: (() => void) | null = null;
 
   constructor() {
     super();
@@ -202,7 +235,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
     new WebMcpController(this);
     this.voiceLevel = 0;
     this.levelSource = null;
+    this.confirmOpens = true;
     this._history = [];
+    this._serverInfo = null;
+    this._announcement = '';
     this.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => {
       e.stopPropagation();
       void this.send(e.detail.text);
@@ -261,14 +297,17 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   /** @example chat.registerTool('get_tasks', { handler: () => ({ tasks }) }); */
   registerTool(name: string, definition: ToolDefinition): boolean {
+    this.requestUpdate(); // the empty state lists the tools
     return this.#session.registerTool(name, definition);
   }
   /** @example chat.registerTools({ get_tasks: { handler } }); // → 1 */
   registerTools(map: Record<string, ToolDefinition>): number {
+    this.requestUpdate();
     return this.#session.registerTools(map);
   }
   /** @example chat.unregisterTool('get_tasks'); */
   unregisterTool(name: string): boolean {
+    this.requestUpdate();
     return this.#session.unregisterTool(name);
   }
   /** @example console.table(chat.getHostToolSchemas()); */
@@ -354,12 +393,113 @@ export class WaveChat extends LitElement implements PageToolsApi {
   }
 
   #onCoreEvent(event: WaveCoreEvent): void {
-    if (event.type === 'voice-started') this.voice = true;
+    if (event.type === 'confirmation-shown') this.#confirmationShown();
+    else if (event.type === 'confirmation-answered') this.#confirmationAnswered(event.source);
+    else if (event.type === 'voice-started') this.voice = true;
     else if (event.type === 'voice-ended') {
       this.voice = false;
       this.levelSource = null;
       this.voiceLevel = 0;
     }
+  }
+
+  /** No confirmation waits unseen: open the panel on it, or badge the launcher and announce it. */
+  #confirmationShown(): void {
+    if (this.open) return;
+    if (this.confirmOpens) this.open = true;
+    else this._announcement = this.#resolvedLabels.confirmationWaiting;
+  }
+
+  /** A visitor's answer removes the chip's buttons: focus goes back to the composer, not the page body. */
+  #confirmationAnswered(source: string): void {
+    if (source === 'system' || !this.open || this.voice) return;
+    const active = document.activeElement;
+    if (active === this || active === null || active === document.body) this.#composer?.focus();
+  }
+
+  get #composer(): WaveComposer | null {
+    return this.renderRoot.querySelector<WaveComposer>('wave-composer');
+  }
+
+  #onPanelKeydown = (event: KeyboardEvent): void => {
+    // A chip's Escape cancels its confirmation first (it marks the event handled).
+    if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+    event.preventDefault();
+    this.hide();
+  };
+
+  /** What the assistant can do here, from the page's tools (readable names and descriptions). */
+  #capabilities(): Capability[] {
+    let schemas: HostToolSchema[];
+    try {
+      schemas = this.#session.getHostToolSchemas();
+    } catch {
+      return [];
+    }
+    const builtin = schemas.length > 0 && schemas.every((s) => BUILTIN_TOOLS.has(s.name));
+    if (builtin) return [];
+    return schemas
+      .filter((s) => s.name !== 'load_tools')
+      .slice(0, 8)
+      .map((s) => ({
+        title: readableTitle(s),
+        description: firstSentence(typeof s.description === 'string' ? s.description : ''),
+      }));
+  }
+
+  /** Reads the model label and the body limit from the server (a GET on the endpoint), once per endpoint. */
+  async #loadServerInfo(): Promise<void> {
+    const endpoint = this.endpoint;
+    const site = this.siteId || 'default';
+    const key = `${endpoint} ${site}`;
+    if (!endpoint || this.#serverInfoFor === key) return;
+    this.#serverInfoFor = key;
+    this.#serverInfoAbort?.abort();
+    const ctrl = new AbortController();
+    this.#serverInfoAbort = ctrl;
+    try {
+      const url = new URL(endpoint, document.baseURI);
+      url.searchParams.set('site', site);
+      const res = await fetch(url, { method: 'GET', headers: { accept: 'application/json' }, signal: ctrl.signal });
+      if (!res.ok) return;
+      const body = (await res.json()) as Record<string, unknown> | null;
+      if (ctrl.signal.aborted || !body || typeof body !== 'object') return;
+      const name = typeof body.model === 'string' ? body.model.slice(0, 200) : '';
+      const max = body.maxBodyBytes;
+      this._serverInfo = {
+        model: name ? { name, offline: body.offline === true } : null,
+        maxBodyBytes: typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : null,
+      };
+    } catch {
+      // An older server or no network: the label comes with the first reply, as before.
+    }
+  }
+
+  #syncViewport = (): void => {
+    // The panel fits the visual viewport: the part of the page the visitor sees, whatever the
+    // page's own width (a page wider than the screen grows the layout viewport, not this).
+    const vv = window.visualViewport;
+    const w = vv ? vv.width : document.documentElement.clientWidth;
+    const h = vv ? vv.height : window.innerHeight;
+    this.style.setProperty('--_vv-x', `${vv ? vv.offsetLeft : 0}px`);
+    this.style.setProperty('--_vv-y', `${vv ? vv.offsetTop : 0}px`);
+    this.style.setProperty('--_vv-w', `${w}px`);
+    this.style.setProperty('--_vv-h', `${h}px`);
+  };
+
+  #watchViewport(): void {
+    if (this.#removeViewportListeners || typeof window === 'undefined') return;
+    const vv = window.visualViewport;
+    const on = this.#syncViewport;
+    vv?.addEventListener('resize', on);
+    vv?.addEventListener('scroll', on);
+    window.addEventListener('resize', on);
+    this.#removeViewportListeners = () => {
+      vv?.removeEventListener('resize', on);
+      vv?.removeEventListener('scroll', on);
+      window.removeEventListener('resize', on);
+    };
+    on();
   }
 
   #queueSave(): void {
@@ -389,19 +529,29 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#ensureSession();
     super.connectedCallback();
     if (this.persistTranscript) void this.#loadHistory();
+    this.#watchViewport();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#loadAbort?.abort();
+    this.#serverInfoAbort?.abort();
+    this.#serverInfoFor = null;
+    this.#removeViewportListeners?.();
+    this.#removeViewportListeners = null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('labels')) this.#resolvedLabels = resolveLabels(this.labels);
     if (changed.has('open') && changed.get('open') === true && !this.open) {
+      // Closing drops the queued messages: their text goes back into the box, nothing is lost.
+      const queued = (this.state.queue ?? []).map((q) => q.text);
+      const composer = this.#composer;
+      if (queued.length > 0 && composer) composer.value = [composer.value.trim(), ...queued].filter(Boolean).join('\n\n');
       this.#session.endVoice?.('closed');
       this.#session.close();
     }
+    if (this.open) this._announcement = '';
     // Realtime voice needs no Web Speech: offer the button unless voiceAvailable was set alongside.
     if (changed.has('voiceEngine') && this.voiceEngine === 'realtime' && !(changed.has('voiceAvailable') && changed.get('voiceAvailable') !== undefined)) {
       this.voiceAvailable = true;
@@ -420,6 +570,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
         : this.renderRoot.querySelector<HTMLElement>('[part~="launcher"]');
       target?.focus();
     }
+    if (this.open && this.isConnected) void this.#loadServerInfo();
   }
 
   #lastTool(items: readonly TranscriptItem[]): ToolItem | null {
@@ -435,6 +586,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
     const state = this.state;
     const busy = state.status === ConversationStatus.streaming || state.status === ConversationStatus.runningTools;
     const lastTool = this.voice ? this.#lastTool(state.items) : null;
+    const model = state.model ?? this._serverInfo?.model ?? null;
+    const waiting = !this.open && state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation');
+    const empty = state.items.length === 0 && this._history.length === 0;
+    const maxBodyBytes = this._serverInfo?.maxBodyBytes;
     return html`
       <button
         part="launcher"
@@ -442,18 +597,20 @@ export class WaveChat extends LitElement implements PageToolsApi {
         type="button"
         aria-expanded=${this.open ? 'true' : 'false'}
         aria-controls="panel"
-        aria-label=${this.open ? l.launcherClose : l.launcherOpen}
+        aria-label=${this.open ? l.launcherClose : waiting ? l.launcherPending : l.launcherOpen}
         @click=${() => this.toggle()}
       >
-        <span aria-hidden="true">${this.open ? '✕' : '💬'}</span>
+        ${this.open ? icons.close : icons.chat}
+        ${waiting ? html`<span part="launcher-badge" class="launcher-badge" aria-hidden="true"></span>` : nothing}
       </button>
-      <section part="panel" id="panel" class="panel" role="region" aria-labelledby="title" ?hidden=${!this.open}>
+      <div class="visually-hidden" role="status" aria-live="polite">${this._announcement}</div>
+      <section part="panel" id="panel" class="panel" role="region" aria-labelledby="title" ?hidden=${!this.open} @keydown=${this.#onPanelKeydown}>
         <header part="header">
           <span class="title" id="title">${l.title}</span>
-          ${state.model
-            ? state.model.offline
+          ${model
+            ? model.offline
               ? html`<span class="badge" part="model-badge">${l.offlineModel}</span>`
-              : html`<span class="model" part="model">${state.model.name}</span>`
+              : html`<span class="model" part="model">${model.name}</span>`
             : nothing}
           <span class="spacer"></span>
           <wave-header-pill
@@ -464,10 +621,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
             .costUnit=${this.costUnit}
           ></wave-header-pill>
           <button part="restart-button" class="icon" type="button" aria-label=${l.restart} title=${l.restart} @click=${() => this.restart()}>
-            <span aria-hidden="true">↻</span>
+            ${icons.restart}
           </button>
           <button part="close-button" class="icon" type="button" aria-label=${l.close} title=${l.close} @click=${() => this.hide()}>
-            <span aria-hidden="true">✕</span>
+            ${icons.close}
           </button>
         </header>
         ${this.voice
@@ -484,7 +641,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           : nothing}
         <wave-transcript
           part="transcript"
-          exportparts="log, message, user-message, assistant-message, notice, retry-button, chip, status, confirm-button, cancel-button, approve-button"
+          exportparts="log, message, user-message, assistant-message, notice, retry-button, chip, status, confirm-button, cancel-button, approve-button, empty-state, queued-message, stopped-marker"
           ?hidden=${this.voice}
           .items=${state.items}
           .history=${this._history}
@@ -493,17 +650,39 @@ export class WaveChat extends LitElement implements PageToolsApi {
           .costUnit=${this.costUnit}
           .allowedImageOrigins=${this.allowedImageOrigins}
           .autoFocusConfirmations=${this.open && !this.voice}
+          .queue=${state.queue ?? []}
+          .capabilities=${empty ? this.#capabilities() : []}
         ></wave-transcript>
         <wave-composer
-          exportparts="composer, input, send-button, stop-button, voice-button"
+          exportparts="composer, input, send-button, stop-button, voice-button, composer-notice"
           ?hidden=${this.voice}
           .busy=${busy}
+          .maxBytes=${maxBodyBytes ? Math.floor(maxBodyBytes / 2) : DEFAULT_MAX_MESSAGE_BYTES}
           .voiceAvailable=${this.voiceAvailable}
           .labels=${l}
         ></wave-composer>
       </section>
     `;
   }
+}
+
+/** The built-in page-reading tools: with only these, the empty state says what page reading does. */
+const BUILTIN_TOOLS = new Set(['read_page', 'click_element', 'fill_field', 'select_option', 'scroll_to', 'navigate']);
+
+/** A tool's readable name: its `title` when it has one, else its name in words (`add_task` → "Add task"). */
+function readableTitle(schema: HostToolSchema): string {
+  const title = (schema as { title?: unknown }).title;
+  if (typeof title === 'string' && title.trim()) return title.trim().slice(0, 80);
+  const words = schema.name.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The first sentence of a description, at most 140 characters. */
+function firstSentence(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const m = /^.+?[.!?](?=\s|$)/.exec(t);
+  const s = m ? m[0] : t;
+  return s.length > 140 ? `${s.slice(0, 139)}…` : s;
 }
 
 /** The session as a voice engine drives it: `sendForReply` where the session has it, else send and read. */

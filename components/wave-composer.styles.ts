@@ -25,4 +25,18 @@ export const composerStyles = css`
     field-sizing: content;
     min-block-size: 2.25rem;
   }
+
+  form button {
+    flex: none;
+    min-block-size: 2.25rem;
+    min-inline-size: 2.25rem;
+    display: inline-grid;
+    place-items: center;
+    padding: 0;
+  }
+  .notice {
+    margin: 0.4rem 0 0;
+    font-size: 0.85em;
+    color: var(--_danger, var(--wave-danger, #b42318));
+  }
 `;

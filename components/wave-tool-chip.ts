@@ -69,6 +69,9 @@ export class WaveToolChip extends LitElement {
   }
 
   override focus(options?: FocusOptions): void {
+    // Focus moved here without the visitor's doing (e.g. the panel opened on this chip): Enter
+    // only confirms after the settle delay, as when the chip takes focus on its own.
+    this.#focusedAt = performance.now();
     this.group?.focus(options);
   }
 
@@ -96,7 +99,8 @@ export class WaveToolChip extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     const c = this.item?.status === ChipStatus.awaitingConfirmation ? this.item.confirmation : undefined;
-    if (changed.has('item') && c && this.autoFocus && this.#focusedFor !== c.id && this.isConnected) {
+    // Also when auto-focus turns on (the panel opened on a confirmation that arrived while closed).
+    if ((changed.has('item') || changed.has('autoFocus')) && c && this.autoFocus && this.#focusedFor !== c.id && this.isConnected) {
       this.#focusedFor = c.id;
       this.#focusedAt = performance.now();
       this.group?.focus({ preventScroll: false });

@@ -39,8 +39,46 @@ export const transcriptStyles = css`
     margin-block-end: 0;
   }
   .message[data-streaming]::after {
-    content: '▍';
+    /* A drawn caret: no glyph that a font might lack. */
+    content: '';
+    display: inline-block;
+    inline-size: 0.45em;
+    block-size: 1em;
+    vertical-align: text-bottom;
+    background: currentColor;
     animation: blink 1s steps(2) infinite;
+  }
+  .marker {
+    display: block;
+    margin-block-start: 0.25rem;
+    font-size: 0.8em;
+    opacity: 0.85;
+  }
+  .message.assistant.empty .marker {
+    margin: 0;
+  }
+  .message.assistant[data-stopped] .marker {
+    color: var(--_muted, var(--wave-muted, #57606a));
+    font-style: italic;
+  }
+  .message.queued {
+    opacity: 0.75;
+    border: 1px dashed currentColor;
+  }
+  .empty-state {
+    color: var(--_muted, var(--wave-muted, #57606a));
+    margin-block-end: 0.5rem;
+  }
+  .empty-state p {
+    margin-block: 0 0.25rem;
+  }
+  .empty-state ul {
+    margin: 0;
+    padding-inline-start: 1.2rem;
+  }
+  .empty-state strong {
+    color: var(--_text, var(--wave-text, #1f2328));
+    font-weight: 600;
   }
   @keyframes blink {
     50% {

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { TranscriptItem, WaveSessionApi } from '../src/agent/types.js';
+import type { QueuedMessage, TranscriptItem, WaveSessionApi } from '../src/agent/types.js';
 import { defaultLabels, formatLabel, noticeText, type WaveLabels } from './labels.js';
 import type * as MarkdownModule from './markdown.js';
 import { baseStyles } from './theme.styles.js';
@@ -32,9 +32,18 @@ function loadMarkdown(): Promise<void> {
   return markdownLoad;
 }
 
+/** One line of the empty state: what a page tool (or the built-in page reading) does. */
+export interface Capability {
+  title: string;
+  description: string;
+}
+
 /**
  * The conversation log: visitor text as plain text, assistant text as safe Markdown, tool
  * chips, and notices (an error notice with a Retry button when the step is retryable).
+ * Messages waiting for the current answer are listed last, marked as queued; a stopped answer
+ * is marked as stopped. Before the first message, the empty state says what the assistant can
+ * do here (`capabilities`, or the built-in page reading when there are none).
  * Rows are keyed by id (lit `repeat`) and each message's Markdown is rendered only when its
  * text changes, so a 500-message transcript re-renders in constant work per update; a bulk
  * arrival renders its newest rows first and the older ones over the next frames.
@@ -42,6 +51,9 @@ function loadMarkdown(): Promise<void> {
  * @tagname wave-transcript
  * @summary The transcript of a conversation.
  * @csspart message - One message bubble.
+ * @csspart queued-message - A visitor message waiting for the current answer to end.
+ * @csspart stopped-marker - The "Stopped" mark on a stopped answer.
+ * @csspart empty-state - What the assistant can do here, before the first message.
  * @csspart chip - Forwarded from each tool chip.
  *
  * @example
@@ -57,6 +69,8 @@ export class WaveTranscript extends LitElement {
     costUnit: { type: String, attribute: 'cost-unit' },
     allowedImageOrigins: { attribute: false },
     autoFocusConfirmations: { type: Boolean, attribute: 'auto-focus-confirmations' },
+    queue: { attribute: false },
+    capabilities: { attribute: false },
   };
 
   declare items: readonly TranscriptItem[];
@@ -68,6 +82,10 @@ export class WaveTranscript extends LitElement {
   /** Origins images in model Markdown may load from; default none (alt text shown instead). */
   declare allowedImageOrigins: readonly string[];
   declare autoFocusConfirmations: boolean;
+  /** Messages waiting for the current answer to end (`SessionState.queue`). */
+  declare queue: readonly QueuedMessage[];
+  /** What the page's tools do, for the empty state; empty means the built-in page reading. */
+  declare capabilities: readonly Capability[];
 
   #stickToBottom = true;
   readonly #views = new Map<string, MarkdownModule.MarkdownView>();
@@ -85,6 +103,8 @@ export class WaveTranscript extends LitElement {
     this.costUnit = 'cr';
     this.allowedImageOrigins = [];
     this.autoFocusConfirmations = true;
+    this.queue = [];
+    this.capabilities = [];
     this.addEventListener('scroll', () => {
       // Follow new rows only while the visitor is at the bottom, so reading back is not yanked.
       this.#stickToBottom = this.scrollHeight - this.scrollTop - this.clientHeight < 24;
@@ -101,10 +121,16 @@ export class WaveTranscript extends LitElement {
       case 'message':
         return item.role === 'user'
           ? html`<div part="message user-message" class="message user ${restored ? 'restored' : ''}">${item.text}</div>`
-          : html`<div part="message assistant-message" class="message assistant ${restored ? 'restored' : ''}" ?data-streaming=${item.streaming}>
-              ${guard([item.text, this.allowedImageOrigins, this.labels, markdown], () =>
+          : html`<div
+              part="message assistant-message"
+              class="message assistant ${restored ? 'restored' : ''} ${item.text === '' ? 'empty' : ''}"
+              ?data-streaming=${item.streaming}
+              ?data-stopped=${item.stopped === true}
+            >
+              ${item.text === '' ? nothing : guard([item.text, this.allowedImageOrigins, this.labels, markdown], () =>
                 markdown ? this.#markdownView(restored ? `h:${item.id}` : item.id, markdown).render(item.text) : html`<p class="plain">${item.text}</p>`,
               )}
+              ${item.stopped ? html`<span part="stopped-marker" class="marker">${this.labels.stopped}</span>` : nothing}
             </div>`;
       case 'tool':
         return html`<wave-tool-chip
@@ -160,6 +186,28 @@ export class WaveTranscript extends LitElement {
     super.scheduleUpdate();
   }
 
+  /** Focuses the newest chip awaiting the visitor's answer; false when there is none. */
+  focusConfirmation(): boolean {
+    const chips = [...this.renderRoot.querySelectorAll<HTMLElement & { item: TranscriptItem | null }>('wave-tool-chip')];
+    const chip = chips.reverse().find((c) => c.item?.kind === 'tool' && c.item.status === 'awaiting-confirmation');
+    if (!chip) return false;
+    chip.focus();
+    return true;
+  }
+
+  #emptyState() {
+    const l = this.labels;
+    const caps = this.capabilities;
+    return html`<div part="empty-state" class="empty-state">
+      ${caps.length === 0
+        ? html`<p>${l.emptyBuiltin}</p>`
+        : html`<p>${l.emptyTools}</p>
+            <ul>
+              ${caps.map((c) => html`<li><strong>${c.title}</strong>${c.description ? html`: ${c.description}` : nothing}</li>`)}
+            </ul>`}
+    </div>`;
+  }
+
   #retry = (): void => {
     void this.session?.retry();
   };
@@ -167,6 +215,8 @@ export class WaveTranscript extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Views render with the options they were made with: new options, new views.
     if (changed.has('allowedImageOrigins') || changed.has('labels')) this.#views.clear();
+    // A queued message of the visitor's own follows the conversation down again.
+    if (changed.has('queue') && this.queue.length > 0) this.#stickToBottom = true;
     if (!changed.has('items') && !changed.has('history')) return;
     if (this.#views.size > 0) {
       const ids = new Set([...this.history.map((i) => `h:${i.id}`), ...this.items.map((i) => i.id)]);
@@ -228,9 +278,18 @@ export class WaveTranscript extends LitElement {
     const from = this.#renderFrom;
     const restored = from < h ? this.history.slice(from) : [];
     const live = from <= h ? this.items : this.items.slice(from - h);
-    return html`<div class="log" role="log" aria-live="polite" aria-label=${this.labels.transcript} part="log">
-      ${repeat(restored, (i) => `h:${i.id}`, (i) => this.#row(i, true))}
-      ${repeat(live, (i) => i.id, (i) => this.#row(i, false))}
-    </div>`;
+    const empty = this.history.length === 0 && this.items.length === 0 && this.queue.length === 0;
+    return html`${empty ? this.#emptyState() : nothing}
+      <div class="log" role="log" aria-live="polite" aria-label=${this.labels.transcript} part="log">
+        ${repeat(restored, (i) => `h:${i.id}`, (i) => this.#row(i, true))}
+        ${repeat(live, (i) => i.id, (i) => this.#row(i, false))}
+        ${repeat(
+          this.queue,
+          (q) => `q:${q.id}`,
+          (q) => html`<div part="message user-message queued-message" class="message user queued">
+            <span>${q.text}</span><span class="marker">${this.labels.queued}</span>
+          </div>`,
+        )}
+      </div>`;
   }
 }

@@ -117,6 +117,8 @@ export type TranscriptItem =
       /** Markdown for the assistant, plain text for the visitor. */
       text: string;
       streaming: boolean;
+      /** The visitor stopped this answer (it may be empty: stopped before any text came). */
+      stopped?: boolean;
     }
   | ToolPart
   | {
@@ -148,8 +150,19 @@ export interface SessionState {
   grant: SpendGrantState;
   /** Model label from the server's `meta` event, e.g. "offline demo model". */
   model: { name: string; offline: boolean } | null;
+  /**
+   * Visitor messages waiting for the current answer to end, oldest first; each is sent on its
+   * own, in order, when the one before it has been answered. Absent means none.
+   */
+  queue?: readonly QueuedMessage[];
   /** The voice session, while one is connecting or on (SPEC §9); absent or null otherwise. */
   voice?: { state: VoiceState; engine: string; asking?: string | null } | null;
+}
+
+/** A visitor message typed while an answer was still coming (see `SessionState.queue`). */
+export interface QueuedMessage {
+  id: string;
+  text: string;
 }
 
 /** Events of SPEC §11 as the core emits them; the element re-dispatches each as a DOM event. */
@@ -195,7 +208,10 @@ export interface WaveSessionApi extends PageToolsApi {
   readonly state: SessionState;
   subscribe(listener: (state: SessionState) => void): Unsubscribe;
   onEvent(listener: (event: WaveCoreEvent) => void): Unsubscribe;
-  /** Send a visitor message (runs the conversation loop). */
+  /**
+   * Send a visitor message (runs the conversation loop). While an answer is still coming the
+   * message waits in `state.queue` and is sent when that answer ends; resolves once answered.
+   */
   send(text: string): Promise<void>;
   /** Retry the last failed model step; never re-runs a completed tool. */
   retry(): Promise<void>;

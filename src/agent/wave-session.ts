@@ -99,6 +99,12 @@ export class WaveSession implements WaveSessionApi {
   #state: SessionState;
   #loop: SessionLoop | null = null;
   #reply: AbortController | null = null;
+  /** The drive in progress, until its loop has returned (a message sent meanwhile is queued). */
+  #active: Promise<void> | null = null;
+  readonly #queue: { id: string; text: string; reply: AbortController; done: () => void }[] = [];
+  /** The visitor stopped the drive in progress; `#stopMarked` once its answer carries the marker. */
+  #stopped = false;
+  #stopMarked = false;
   #removePagehide: (() => void) | null = null;
   readonly #voice: VoiceSession;
   // A voice turn's words are already in the transcript (from the engine): skip the loop's echo.
@@ -236,9 +242,25 @@ export class WaveSession implements WaveSessionApi {
 
   // Conversation
 
-  async send(text: string): Promise<void> {
+  /**
+   * Sends a visitor message. While an answer is still coming the message waits in
+   * `state.queue` (shown as queued) and is sent on its own when that answer ends.
+   */
+  send(text: string): Promise<void> {
+    return this.#sendWith(text, new AbortController());
+  }
+
+  #sendWith(text: unknown, reply: AbortController): Promise<void> {
     const message = typeof text === 'string' ? text : String(text);
-    if (message.trim() === '') return;
+    if (message.trim() === '') return Promise.resolve();
+    if (!this.#active) return this.#sendNow(message, reply);
+    return new Promise<void>((done) => {
+      this.#queue.push({ id: this.#newId(), text: message, reply, done });
+      this.#publishQueue();
+    });
+  }
+
+  async #sendNow(message: string, reply: AbortController): Promise<void> {
     this.#emit({ type: 'message-sent', text: message });
     const loop = this.#ensureLoop();
     if (!loop) {
@@ -247,16 +269,60 @@ export class WaveSession implements WaveSessionApi {
       this.#notice('error', { kind: NoticeKind.notConnected });
       return;
     }
-    await this.#drive((signal) => loop.send(message, signal));
+    // A new message supersedes a failed step (its history goes along): that step's Retry is no longer live.
+    this.#retireRetry(false);
+    await this.#drive(reply, (signal) => loop.send(message, signal));
   }
 
+  /** Re-runs the failed step; only one Retry is live at a time, and it goes away once used. */
   async retry(): Promise<void> {
+    if (this.#active) return;
     const loop = this.#ensureLoop();
     if (!loop) {
       this.#notice('error', { kind: NoticeKind.notConnected });
       return;
     }
-    await this.#drive((signal) => loop.retry(signal));
+    this.#retireRetry(true);
+    await this.#drive(new AbortController(), (signal) => loop.retry(signal));
+  }
+
+  /** The failed step's notice loses its Retry (`remove`: the notice goes, its step is re-run now). */
+  #retireRetry(remove: boolean): void {
+    const items = this.#state.items;
+    if (!items.some((i) => i.kind === 'notice' && i.retryable)) return;
+    const next: TranscriptItem[] = [];
+    for (const item of items) {
+      if (item.kind !== 'notice' || !item.retryable) next.push(item);
+      else if (!remove) next.push({ ...item, retryable: false });
+    }
+    this.#set({ items: next });
+  }
+
+  #publishQueue(): void {
+    this.#set({ queue: this.#queue.map(({ id, text }) => ({ id, text })) });
+  }
+
+  /** Sends the oldest queued message, once the drive before it has ended. */
+  #sendQueued(): void {
+    for (;;) {
+      const entry = this.#queue.shift();
+      if (!entry) return;
+      this.#publishQueue();
+      if (entry.reply.signal.aborted) {
+        entry.done();
+        continue;
+      }
+      void this.#sendNow(entry.text, entry.reply).then(entry.done, entry.done);
+      return;
+    }
+  }
+
+  /** Drops queued messages (the chat closed or restarted); their sends resolve. */
+  #clearQueue(): void {
+    if (this.#queue.length === 0) return;
+    const dropped = this.#queue.splice(0);
+    this.#publishQueue();
+    for (const entry of dropped) entry.done();
   }
 
   stop(): void {
@@ -272,6 +338,7 @@ export class WaveSession implements WaveSessionApi {
   restart(): void {
     this.#voice.end('restarted');
     this.#interrupt('restarted');
+    this.#stopped = false;
     this.#grant.clear();
     this.#deferral.reset();
     try {
@@ -352,14 +419,12 @@ export class WaveSession implements WaveSessionApi {
     if (signal.aborted) return '';
     const before = new Set(this.#state.items.map((i) => i.id));
     this.#skipUserEcho = this.#voice.active;
-    const sending = this.send(text);
-    // send() sets the reply controller synchronously; aborting it stops just this turn.
-    const reply = this.#reply;
+    // This turn's own reply controller: aborting it stops just this turn (or drops it from the queue).
+    const reply = new AbortController();
+    const sending = this.#sendWith(text, reply);
     const onAbort = () => {
-      if (reply && this.#reply === reply) {
-        this.#reply = null;
-        reply.abort(signal.reason);
-      }
+      if (this.#reply === reply) this.#reply = null;
+      reply.abort(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -388,21 +453,41 @@ export class WaveSession implements WaveSessionApi {
   #interrupt(reason: 'stopped' | 'closed' | 'restarted'): void {
     const reply = this.#reply;
     this.#reply = null;
+    if (reason === 'stopped' && this.#active) this.#stopped = true;
+    // Closing or restarting drops what was queued (the element keeps the text for the visitor).
+    if (reason !== 'stopped') this.#clearQueue();
     reply?.abort(new DOMException(`The reply was ${reason}.`, 'AbortError'));
     this.#gate.cancelAll(reason);
     this.#runner.abortAll(reason);
   }
 
-  async #drive(step: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    const reply = new AbortController();
+  async #drive(reply: AbortController, step: (signal: AbortSignal) => Promise<void>): Promise<void> {
     this.#reply = reply;
+    this.#stopped = false;
+    this.#stopMarked = false;
+    const run = (async () => {
+      try {
+        await step(reply.signal);
+      } catch (error) {
+        this.#notice('error', { kind: NoticeKind.stepFailed, code: 'internal', message: describeError(error, { subject: 'The reply' }) }, true);
+        this.#set({ status: ConversationStatus.error });
+      } finally {
+        if (this.#reply === reply) this.#reply = null;
+      }
+    })();
+    this.#active = run;
     try {
-      await step(reply.signal);
-    } catch (error) {
-      this.#notice('error', { kind: NoticeKind.stepFailed, code: 'internal', message: describeError(error, { subject: 'The reply' }) }, true);
-      this.#set({ status: ConversationStatus.error });
+      await run;
     } finally {
-      if (this.#reply === reply) this.#reply = null;
+      if (this.#active === run) {
+        // Stopped before any answer text: the marker stands on its own.
+        if (this.#stopped && !this.#stopMarked) {
+          this.#append({ kind: 'message', id: this.#newId(), role: 'assistant', text: '', streaming: false, stopped: true });
+        }
+        this.#stopped = false;
+        this.#active = null;
+        this.#sendQueued();
+      }
     }
   }
 
@@ -446,7 +531,12 @@ export class WaveSession implements WaveSessionApi {
         return;
       }
       case 'assistant-done':
-        this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text: update.text, streaming: false });
+        if (this.#stopped) {
+          this.#stopMarked = true;
+          this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text: update.text, streaming: false, stopped: true });
+        } else {
+          this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text: update.text, streaming: false });
+        }
         this.#emit({ type: 'message-received', text: update.text });
         return;
       case 'meta':

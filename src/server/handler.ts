@@ -234,8 +234,30 @@ export function createWaveHandler(options: WaveServerOptions): (request: Request
           },
         });
       }
+      if (request.method === 'GET' && route === 'step') {
+        // A cheap read before the first message: the model label and the body limit (no provider call).
+        const siteId = new URL(request.url).searchParams.get('site') ?? '';
+        const site = siteId ? await resolveSite(siteId) : undefined;
+        if (!site) throw new HttpError(404, WaveErrorCode.unknownSite, `Unknown site "${siteId}".`);
+        entry.site = site.id;
+        // A same-origin GET carries no Origin header; another origin must be one the site allows.
+        if (origin !== null && !siteAllowsOrigin(site, origin)) {
+          cors = {};
+          throw new HttpError(403, WaveErrorCode.originNotAllowed, 'This origin may not use this site.');
+        }
+        cors = origin === null ? {} : corsHeaders(origin);
+        const provider = providerFor(site);
+        entry.status = 200;
+        entry.outcome = 'info';
+        log(entry, started);
+        return jsonResponse(
+          200,
+          { model: provider.offline ? provider.model : (site.model ?? provider.model), offline: provider.offline, maxBodyBytes },
+          cors,
+        );
+      }
       if (request.method !== 'POST') {
-        throw new HttpError(405, WaveErrorCode.methodNotAllowed, 'Use POST.', { allow: 'POST, OPTIONS' });
+        throw new HttpError(405, WaveErrorCode.methodNotAllowed, 'Use POST.', { allow: route === 'step' ? 'GET, POST, OPTIONS' : 'POST, OPTIONS' });
       }
       if (route === 'voice' && !options.voiceBroker) {
         throw new HttpError(404, WaveErrorCode.voiceUnavailable, 'Voice sessions are not configured on this server.');

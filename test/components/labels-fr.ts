@@ -76,4 +76,12 @@ export const frenchLabels: WaveLabels = {
   voiceNetwork: 'Voix arrêtée : le service vocal est injoignable.',
   voiceStartFailed: 'La voix n’a pas pu démarrer.',
   voiceError: 'Voix arrêtée à la suite d’une erreur.',
+
+  launcherPending: 'Ouvrir l’assistant : une confirmation attend',
+  confirmationWaiting: 'L’assistant attend votre confirmation. Ouvrez-le pour répondre.',
+  queued: 'En attente : envoyé à la fin de la réponse',
+  stopped: 'Arrêté',
+  messageTooLong: 'Ce message est trop long ({length} caractères ; au plus {limit} environ). Raccourcissez-le ou envoyez-le en plusieurs fois.',
+  emptyTools: 'Sur cette page, je peux :',
+  emptyBuiltin: 'Je peux lire cette page pour vous, répondre à vos questions à son sujet et vous aider à vous en servir.',
 };

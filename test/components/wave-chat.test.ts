@@ -5,6 +5,7 @@ import { get } from 'idb-keyval';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
 import { CONFIRM_SETTLE_MS } from '../../components/wave-tool-chip.js';
+import { WaveTranscript } from '../../components/wave-transcript.js';
 import { idbTranscriptStore, type TranscriptStore } from '../../components/transcript-store.js';
 import { ChipStatus, ConversationStatus, type TranscriptItem, type WaveCoreEvent } from '../../src/agent/types.js';
 import { FakeSession, activeGrant, awaitingChip, realClick } from './fake-session.js';
@@ -94,6 +95,7 @@ describe('<wave-chat>', () => {
     });
 
     it('renders the session items in the transcript and re-renders on change', async () => {
+      await WaveTranscript.markdownReady();
       const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
       sessionOf(el).update({ items: [msg('1', 'user', 'hi'), msg('2', 'assistant', '**yo**')] });
       await el.updateComplete;

@@ -8,14 +8,15 @@ const q = <T extends HTMLElement>(el: WaveComposer, part: string) => el.shadowRo
 
 describe('<wave-composer>', () => {
   describe('rendering', () => {
-    it('shows Send when idle and Stop while busy', async () => {
+    it('shows Send when idle, and Stop beside Send while busy (a message can still be sent, to be queued)', async () => {
       const el = await fixture<WaveComposer>(html`<wave-composer></wave-composer>`);
       expect(q(el, 'send-button')).to.exist;
-      expect(q(el, 'stop-button')).to.equal(null);
+      expect(q(el, 'stop-button') === null).to.equal(true);
       el.busy = true;
       await el.updateComplete;
-      expect(q(el, 'send-button')).to.equal(null);
+      expect(q(el, 'send-button') !== null).to.equal(true);
       expect(q(el, 'stop-button')!.textContent!.trim()).to.equal('Stop');
+      expect(q(el, 'send-button')!.textContent!.trim()).to.equal('Send');
     });
 
     it('shows a voice button only when voice is available', async () => {

@@ -117,10 +117,10 @@ describe('wave handler: CORS', () => {
 });
 
 describe('wave handler: JSON errors', () => {
-  it('405 for GET with an Allow header', async () => {
+  it('405 for PUT with an Allow header', async () => {
     const s = await waveServer({ provider: okProvider() });
     try {
-      const res = await fetch(`${s.url}/wave`, { headers: { origin: ORIGIN } });
+      const res = await fetch(`${s.url}/wave`, { method: 'PUT', headers: { origin: ORIGIN } });
       assert.equal(res.status, 405);
       assert.match(res.headers.get('allow') ?? '', /POST/);
       assert.equal((await errorOf(res)).code, 'method_not_allowed');
@@ -128,6 +128,7 @@ describe('wave handler: JSON errors', () => {
       await s.close();
     }
   });
+
 
   it('400 for invalid JSON, a bad shape, a bad tool name, a bad version', async () => {
     const s = await waveServer({ provider: okProvider() });
@@ -624,6 +625,38 @@ describe('wave handler: voice sessions', () => {
       assert.deepEqual(seen[0]!.tools.map((t) => t.name), ['add_item']);
       assert.ok(seen[0]!.tools[0]!.description.includes(REDACTION_MARKER));
       assert.equal(seen[0]!.context, 'z'.repeat(8000) + '…[truncated]');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('wave handler: GET info (the model label before the first message)', () => {
+  it('tells the model label, whether it is offline, and the body limit, without calling the provider', async () => {
+    const provider = okProvider();
+    const s = await waveServer({ provider, sites: [{ id: 'shop', allowedOrigins: [ORIGIN], model: 'site-model' }], maxBodyBytes: 1000 });
+    try {
+      const same = await fetch(`${s.url}/wave?site=shop`);
+      assert.equal(same.status, 200, 'a same-origin GET has no Origin header');
+      const body = (await same.json()) as { model: string; offline: boolean; maxBodyBytes: number };
+      assert.deepEqual(body, { model: 'site-model', offline: provider.offline, maxBodyBytes: 1000 });
+      const cross = await fetch(`${s.url}/wave?site=shop`, { headers: { origin: ORIGIN } });
+      assert.equal(cross.status, 200);
+      assert.equal(cross.headers.get('access-control-allow-origin'), ORIGIN);
+      assert.equal(provider.inputs.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses an unknown or missing site and an origin the site does not allow', async () => {
+    const s = await waveServer({ provider: okProvider() });
+    try {
+      assert.equal((await fetch(`${s.url}/wave?site=nope`)).status, 404);
+      assert.equal((await fetch(`${s.url}/wave`)).status, 404);
+      const evil = await fetch(`${s.url}/wave?site=shop`, { headers: { origin: 'https://evil.example' } });
+      assert.equal(evil.status, 403);
+      assert.equal(evil.headers.get('access-control-allow-origin'), null);
     } finally {
       await s.close();
     }
