@@ -1,11 +1,13 @@
 import { expect } from '@open-wc/testing';
-import type { LoopUpdate } from '../../src/agent/conversation-loop.js';
+import { ConversationLoop, type LoopUpdate } from '../../src/agent/conversation-loop.js';
 import type { SessionState, TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
 import { WaveSession, type SessionLoop, type SessionLoopDeps, type WaveSessionOptions } from '../../src/agent/wave-session.js';
 import { spendGrantKey } from '../../src/consent/spend-grant.js';
 import type { VisitorEvidence } from '../../src/consent/types.js';
 import { MemoryStorage } from '../../src/storage.js';
 import type { HandlerContext } from '../../src/tools/types.js';
+import type { WaveRequest, WaveStreamEvent } from '../../src/transport/protocol.js';
+import { TransportError, type ModelTransport } from '../../src/transport/sse-client.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
 
 const trusted: VisitorEvidence = { isTrusted: true, source: 'pointer' };
@@ -314,5 +316,204 @@ describe('WaveSession', () => {
       expect((await outcome).status).to.equal('cancelled');
       expect(calls).to.equal(0);
     });
+  });
+});
+
+describe('WaveSession: messages while an answer comes, Retry and Stop (with the real loop)', () => {
+  type Script = (request: WaveRequest, signal: AbortSignal) => AsyncIterable<WaveStreamEvent>;
+  const live: WaveSession[] = [];
+  afterEach(() => {
+    for (const s of live.splice(0)) s.dispose();
+  });
+
+  /** A server that answers each step with the next script (or fails while `down`), recording requests. */
+  function server() {
+    const requests: WaveRequest[] = [];
+    const scripts: Script[] = [];
+    let down = false;
+    const transport: ModelTransport = {
+      step(request, signal) {
+        requests.push(structuredClone(request));
+        if (down) throw new TransportError({ code: 'network', message: 'The wave server could not be reached.', retryable: true });
+        const script = scripts.shift();
+        if (!script) throw new Error(`no script for step ${requests.length}`);
+        return script(request, signal);
+      },
+    };
+    return {
+      transport,
+      requests,
+      answer: (...texts: string[]) => {
+        for (const t of texts) scripts.push(reply({ type: 'text', delta: t }, { type: 'end', reason: 'stop' }));
+      },
+      hold: () => {
+        const h = held();
+        scripts.push(h.script);
+        return h;
+      },
+      /** A step that sends nothing until stopped. */
+      silent: () => {
+        let reached!: () => void;
+        const atHold = new Promise<void>((r) => (reached = r));
+        scripts.push(async function* (_request, signal) {
+          reached();
+          await new Promise<void>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+          yield { type: 'end', reason: 'stop' };
+        });
+        return { atHold };
+      },
+      setDown: (v: boolean) => {
+        down = v;
+      },
+      userTexts: (i: number) => (requests[i]?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content),
+    };
+  }
+
+  function reply(...events: WaveStreamEvent[]): Script {
+    return async function* () {
+      for (const event of events) {
+        await Promise.resolve();
+        yield event;
+      }
+    };
+  }
+
+  /** A step that streams `Partial` and then waits (honouring the signal) until released. */
+  function held() {
+    let release!: () => void;
+    let reached!: () => void;
+    const atHold = new Promise<void>((r) => (reached = r));
+    const script: Script = async function* (_request, signal) {
+      yield { type: 'text', delta: 'Partial' };
+      reached();
+      await new Promise<void>((resolve, reject) => {
+        release = resolve;
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+      yield { type: 'end', reason: 'stop' };
+    };
+    return { script, atHold, release: () => release() };
+  }
+
+  function setupReal() {
+    const s = server();
+    const session = new WaveSession({
+      siteId: 'demo',
+      clock: new FakeClock(),
+      storage: new MemoryStorage(),
+      validatorEngine: 'interpreter',
+      transport: s.transport,
+      createLoop: (deps) => new ConversationLoop({ ...deps, transport: deps.transport as ModelTransport }),
+    });
+    live.push(session);
+    const messages = (role: 'user' | 'assistant') =>
+      session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'message' }> => i.kind === 'message' && i.role === role);
+    const retryable = () => session.state.items.filter((i) => i.kind === 'notice' && i.retryable);
+    return { session, s, messages, retryable };
+  }
+
+  it('a message sent while an answer streams is queued visibly, then sent on its own when the answer ends', async () => {
+    const { session, s, messages } = setupReal();
+    const first = s.hold();
+    s.answer('Second answer');
+    const one = session.send('first');
+    await first.atHold;
+    const two = session.send('second');
+    expect(session.state.queue?.map((q) => q.text)).to.deep.equal(['second']);
+    expect(s.requests).to.have.length(1);
+    expect(messages('user').map((m) => m.text), 'not in the conversation yet').to.deep.equal(['first']);
+    expect(session.state.items.some((i) => i.kind === 'notice'), 'no "wait" notice: the message is kept').to.equal(false);
+    first.release();
+    await one;
+    await two;
+    expect(session.state.queue).to.deep.equal([]);
+    expect(s.userTexts(1)).to.deep.equal(['first', 'second']);
+    expect(messages('user').map((m) => m.text)).to.deep.equal(['first', 'second']);
+    expect(messages('assistant').map((m) => m.text)).to.deep.equal(['Partial', 'Second answer']);
+  });
+
+  it('five quick sends stay five messages, each sent on its own, in order', async () => {
+    const { session, s, messages } = setupReal();
+    const first = s.hold();
+    s.answer('a2', 'a3', 'a4', 'a5');
+    const sends = [session.send('m1')];
+    await first.atHold;
+    for (const m of ['m2', 'm3', 'm4', 'm5']) sends.push(session.send(m));
+    expect(session.state.queue?.map((q) => q.text)).to.deep.equal(['m2', 'm3', 'm4', 'm5']);
+    first.release();
+    await Promise.all(sends);
+    expect(s.requests).to.have.length(5);
+    expect(s.requests.map((r) => r.messages.at(-1)?.content)).to.deep.equal(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(messages('user').map((m) => m.text)).to.deep.equal(['m1', 'm2', 'm3', 'm4', 'm5']);
+  });
+
+  it('Stop marks the stopped answer; the queue then goes on', async () => {
+    const { session, s, messages } = setupReal();
+    const first = s.hold();
+    s.answer('Next');
+    const one = session.send('first');
+    await first.atHold;
+    const two = session.send('then this');
+    session.stop();
+    await one;
+    await two;
+    const answers = messages('assistant');
+    expect(answers[0]).to.include({ text: 'Partial', stopped: true });
+    expect(answers[1]!.text).to.equal('Next');
+    expect(answers[1]!.stopped, 'only the stopped answer is marked').to.equal(undefined);
+  });
+
+  it('Stop before any text came leaves a stopped marker of its own', async () => {
+    const { session, s, messages } = setupReal();
+    const silent = s.silent();
+    const one = session.send('hello');
+    await silent.atHold;
+    session.stop();
+    await one;
+    const answers = messages('assistant');
+    expect(answers).to.have.length(1);
+    expect(answers[0]).to.include({ text: '', stopped: true });
+  });
+
+  it('two messages sent while the server was down: one live Retry, for the failed step; it sends both and then goes away', async () => {
+    const { session, s, retryable } = setupReal();
+    s.setDown(true);
+    await session.send('first');
+    expect(retryable()).to.have.length(1);
+    await session.send('second');
+    expect(retryable(), 'the first failure is superseded: one live Retry').to.have.length(1);
+    const notices = session.state.items.filter((i) => i.kind === 'notice');
+    expect(notices).to.have.length(2);
+    expect((notices.at(-1) as { retryable?: boolean }).retryable).to.equal(true);
+    s.setDown(false);
+    s.answer('Both answered');
+    await session.retry();
+    expect(s.userTexts(s.requests.length - 1), 'both messages reach the model').to.deep.equal(['first', 'second']);
+    expect(retryable(), 'a Retry that succeeded disappears').to.have.length(0);
+    await session.retry();
+    expect(s.requests, 'nothing left to retry').to.have.length(3);
+  });
+
+  it('a Retry that fails again leaves exactly one live Retry', async () => {
+    const { session, s, retryable } = setupReal();
+    s.setDown(true);
+    await session.send('first');
+    await session.retry();
+    await session.retry();
+    expect(s.requests).to.have.length(3);
+    expect(retryable()).to.have.length(1);
+  });
+
+  it('closing drops the queue (its sends resolve); a restart starts empty', async () => {
+    const { session, s } = setupReal();
+    const first = s.hold();
+    const one = session.send('first');
+    await first.atHold;
+    const two = session.send('queued');
+    session.close();
+    await one;
+    await two;
+    expect(session.state.queue).to.deep.equal([]);
+    expect(s.requests).to.have.length(1);
   });
 });
