@@ -175,8 +175,41 @@ const chromium = (extraArgs = []) =>
 const firefox = () =>
   chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true, args: ['--remote-allow-system-access'] } });
 
+/**
+ * `emulate-phone` command (Chromium, over CDP): a phone's viewport (mobile, touch, device pixel
+ * ratio 2) without reloading the page, so a page wider than the screen behaves as on a phone
+ * (the layout viewport grows; the visual viewport stays the screen). `payload: { width, height,
+ * scale? }` (scale: the page zoom, 1 as after load, 2 as pinch-zoomed); `payload: null` ends it.
+ * Firefox has no such emulation: the files using it (`*.phone.test.ts`) run in Chromium only.
+ */
+const phoneSessions = new WeakMap();
+function emulatePhone() {
+  return {
+    name: 'emulate-phone-command',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'emulate-phone') return undefined;
+      const page = session.browser.getPage(session.id);
+      // An override lasts as long as the CDP session that set it: keep one per page until cleared.
+      let cdp = phoneSessions.get(page);
+      if (payload) {
+        if (!cdp) {
+          cdp = await page.createCDPSession();
+          phoneSessions.set(page, cdp);
+        }
+        await cdp.send('Emulation.setDeviceMetricsOverride', { width: payload.width, height: payload.height, deviceScaleFactor: 2, mobile: true });
+        if (payload.scale) await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: payload.scale });
+      } else if (cdp) {
+        phoneSessions.delete(page);
+        await cdp.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+        await cdp.detach().catch(() => undefined);
+      }
+      return true;
+    },
+  };
+}
+
 export default {
-  files: ['test/**/*.test.{ts,tsx}', '!test/**/*.webmcp.test.ts', `!${REAL_AUDIO}`, '!test/server/**', '!test/e2e/**', '!test/bench/**'],
+  files: ['test/**/*.test.{ts,tsx}', '!test/**/*.webmcp.test.ts', '!test/**/*.phone.test.ts', `!${REAL_AUDIO}`, '!test/server/**', '!test/e2e/**', '!test/bench/**'],
   nodeResolve: { exportConditions: ['browser', 'production'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
@@ -187,6 +220,7 @@ export default {
     prebundleSource(['/src/tools/ajv-draft7.ts']),
     prebundleReact(),
     emulateMediaEverywhere(),
+    emulatePhone(),
     // .tsx (React tests) compile with the automatic JSX runtime (tsconfig: "jsx": "react-jsx").
     esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
@@ -198,5 +232,7 @@ export default {
     // Real audio needs a running AudioContext: headless Firefox on a machine without a sound
     // server never leaves 'suspended' (resume() never settles), whatever the preferences.
     { name: 'real-audio', files: REAL_AUDIO, browsers: [chromium()] },
+    // A phone's layout and visual viewports, emulated over CDP (see emulatePhone).
+    { name: 'phone', files: 'test/**/*.phone.test.ts', browsers: [chromium()] },
   ],
 };

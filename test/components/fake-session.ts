@@ -127,7 +127,14 @@ export class FakeSession implements WaveSessionApi {
     return this.tools.delete(name);
   }
   getHostToolSchemas(): HostToolSchema[] {
-    return [...this.tools.keys()].map((name) => ({ name, description: '', parameters: { type: 'object' }, confirm: false, cost: 0, tier3: false }));
+    return [...this.tools.entries()].map(([name, def]) => ({
+      name,
+      description: typeof def.description === 'string' ? def.description : '',
+      parameters: { type: 'object' },
+      confirm: false,
+      cost: 0,
+      tier3: false,
+    }));
   }
   async callTool(name: string, args?: unknown): Promise<SanitizedResult> {
     this.calls.push(`callTool:${name}`);
@@ -148,4 +155,11 @@ export async function realClick(el: Element): Promise<void> {
   await new Promise((resolve) => requestAnimationFrame(resolve));
   const r = el.getBoundingClientRect();
   await sendMouse({ type: 'click', position: [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)] });
+}
+
+/** The element focused now, looking through shadow roots. */
+export function deepActiveElement(): Element | null {
+  let active: Element | null = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
 }

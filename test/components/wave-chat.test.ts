@@ -8,7 +8,7 @@ import { CONFIRM_SETTLE_MS } from '../../components/wave-tool-chip.js';
 import { WaveTranscript } from '../../components/wave-transcript.js';
 import { idbTranscriptStore, type TranscriptStore } from '../../components/transcript-store.js';
 import { ChipStatus, ConversationStatus, type TranscriptItem, type WaveCoreEvent } from '../../src/agent/types.js';
-import { FakeSession, activeGrant, awaitingChip, realClick } from './fake-session.js';
+import { FakeSession, activeGrant, awaitingChip, deepActiveElement, realClick } from './fake-session.js';
 
 const originalFactory = WaveChat.createSession;
 const originalStore = WaveChat.transcriptStore;
@@ -18,7 +18,8 @@ function q<T extends Element = HTMLElement>(el: WaveChat, selector: string): T |
   return el.shadowRoot!.querySelector<T>(selector);
 }
 const sessionOf = (el: WaveChat) => el.session as FakeSession;
-const msg = (id: string, role: 'user' | 'assistant', text: string): TranscriptItem => ({ kind: 'message', id, role, text, streaming: false });
+type MessageItem = Extract<TranscriptItem, { kind: 'message' }>;
+const msg = (id: string, role: 'user' | 'assistant', text: string): MessageItem => ({ kind: 'message', id, role, text, streaming: false });
 
 describe('<wave-chat>', () => {
   beforeEach(() => {
@@ -380,6 +381,349 @@ describe('<wave-chat>', () => {
       await el.updateComplete;
       await aTimeout(0);
       await expect(el).to.be.accessible();
+    });
+  });
+});
+
+describe('<wave-chat> first run', () => {
+  beforeEach(() => {
+    sessions = [];
+    WaveChat.createSession = () => {
+      const s = new FakeSession();
+      sessions.push(s);
+      return s;
+    };
+  });
+  afterEach(async () => {
+    WaveChat.createSession = originalFactory;
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  const inner = <T extends Element = HTMLElement>(host: Element | null, selector: string): T | null =>
+    host?.shadowRoot?.querySelector<T>(selector) ?? null;
+  const composerOf = (el: WaveChat) => q(el, 'wave-composer') as HTMLElement & { updateComplete: Promise<unknown>; value: string };
+  const transcriptOf = (el: WaveChat) => q(el, 'wave-transcript') as HTMLElement & { updateComplete: Promise<unknown> };
+  async function settled(el: WaveChat): Promise<void> {
+    await el.updateComplete;
+    await composerOf(el).updateComplete;
+    await transcriptOf(el).updateComplete;
+    const chips = [...transcriptOf(el).shadowRoot!.querySelectorAll<HTMLElement & { updateComplete: Promise<unknown> }>('wave-tool-chip')];
+    await Promise.all(chips.map((c) => c.updateComplete));
+  }
+  const within = (r: DOMRect, box: { left: number; top: number; right: number; bottom: number }, what: string) => {
+    expect(r.width > 0 && r.height > 0, `${what} is shown`).to.equal(true);
+    expect(r.left >= box.left - 0.5 && r.top >= box.top - 0.5, `${what} starts on screen (${r.left},${r.top})`).to.equal(true);
+    expect(r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5, `${what} ends on screen (${r.right},${r.bottom} of ${box.right},${box.bottom})`).to.equal(true);
+  };
+  const visualBox = () => {
+    const vv = window.visualViewport!;
+    return { left: vv.offsetLeft, top: vv.offsetTop, right: vv.offsetLeft + vv.width, bottom: vv.offsetTop + vv.height };
+  };
+
+  describe('icons', () => {
+    it('draws every icon as inline SVG, no emoji or symbol characters, with the accessible names unchanged', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat voice-available></wave-chat>`);
+      const launcher = q(el, '[part~="launcher"]')!;
+      expect(launcher.getAttribute('aria-label')).to.equal('Open assistant');
+      const check = (button: Element | null, name: string) => {
+        expect(button, name).to.exist;
+        expect(button!.querySelector('svg'), `${name} has an SVG icon`).to.exist;
+        expect(button!.querySelector('svg')!.getAttribute('aria-hidden')).to.equal('true');
+        // Only the label's own letters, never a glyph an emoji or symbol font would have to supply.
+        expect(/[^\s\x20-\x7e]/.test(button!.textContent ?? ''), `${name} holds no symbol character`).to.equal(false);
+      };
+      check(launcher, 'launcher (closed)');
+      el.open = true;
+      sessionOf(el).update({ status: ConversationStatus.streaming });
+      await settled(el);
+      check(launcher, 'launcher (open)');
+      expect(launcher.getAttribute('aria-label')).to.equal('Close assistant');
+      check(q(el, '[part~="close-button"]'), 'close');
+      expect(q(el, '[part~="close-button"]')!.getAttribute('aria-label')).to.equal('Close');
+      check(q(el, '[part~="restart-button"]'), 'restart');
+      expect(q(el, '[part~="restart-button"]')!.getAttribute('aria-label')).to.equal('New conversation');
+      const composer = composerOf(el);
+      check(inner(composer, '[part~="voice-button"]'), 'mic');
+      expect(inner(composer, '[part~="voice-button"]')!.getAttribute('aria-label')).to.equal('Start voice');
+      check(inner(composer, '[part~="send-button"]'), 'send');
+      check(inner(composer, '[part~="stop-button"]'), 'stop');
+      expect(inner(composer, '[part~="send-button"]')!.textContent!.trim()).to.equal('Send');
+      expect(inner(composer, '[part~="stop-button"]')!.textContent!.trim()).to.equal('Stop');
+    });
+  });
+
+  describe('fits the viewport', () => {
+    it('on a short desktop window the floating panel and launcher stay on screen', async () => {
+      await setViewport({ width: 800, height: 420 });
+      const el = await fixture<WaveChat>(html`<wave-chat floating open></wave-chat>`);
+      await settled(el);
+      await nextFrame();
+      const box = visualBox();
+      within(q(el, '[part~="panel"]')!.getBoundingClientRect(), box, 'panel');
+      within(q(el, '[part~="launcher"]')!.getBoundingClientRect(), box, 'launcher');
+      const panel = q(el, '[part~="panel"]')!.getBoundingClientRect();
+      const launcher = q(el, '[part~="launcher"]')!.getBoundingClientRect();
+      expect(panel.bottom <= launcher.top, 'the panel stands above the launcher').to.equal(true);
+    });
+
+    it('inline in a box of set height, the open panel fits the box (nothing spills over what follows)', async () => {
+      const wrap = await fixture<HTMLElement>(html`<div><wave-chat open style="display: block; height: 512px"></wave-chat><p>after</p></div>`);
+      const el = wrap.querySelector('wave-chat') as WaveChat;
+      await settled(el);
+      const host = el.getBoundingClientRect();
+      const panel = q(el, '[part~="panel"]')!.getBoundingClientRect();
+      expect(panel.bottom <= host.bottom + 0.5, `panel bottom ${panel.bottom} within the element ${host.bottom}`).to.equal(true);
+      expect(panel.height).to.be.greaterThan(300);
+    });
+  });
+
+  describe('keyboard and focus', () => {
+    it('Escape closes the panel and returns focus to the launcher', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      await settled(el);
+      composerOf(el).focus();
+      await sendKeys({ press: 'Escape' });
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      expect(deepActiveElement() === q(el, '[part~="launcher"]')).to.equal(true);
+    });
+
+    it("Escape on a confirmation cancels the chip first and leaves the panel open", async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      sessionOf(el).update({ status: ConversationStatus.runningTools, items: [awaitingChip('c1')] });
+      await settled(el);
+      const chip = transcriptOf(el).shadowRoot!.querySelector('wave-tool-chip')!;
+      expect(chip.shadowRoot!.activeElement, 'the chip took focus').to.exist;
+      await sendKeys({ press: 'Escape' });
+      await el.updateComplete;
+      expect(sessionOf(el).answers.map((a) => [a.decision, a.accepted])).to.deep.equal([['cancel', true]]);
+      expect(el.open).to.equal(true);
+    });
+
+    it('after a chip is answered, focus goes back to the composer (not the page body)', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ status: ConversationStatus.runningTools, items: [awaitingChip('c1')] });
+      await settled(el);
+      const chip = transcriptOf(el).shadowRoot!.querySelector('wave-tool-chip')!;
+      await aTimeout(CONFIRM_SETTLE_MS);
+      await realClick(inner(chip, '[part~="confirm-button"]')!);
+      // The core's answer: the event, then the chip runs (its buttons go).
+      s.emit({ type: 'confirmation-answered', id: 'c1', decision: 'confirm', source: 'pointer' });
+      s.update({ items: [{ kind: 'tool', id: 'c1', name: 'add_scene', status: ChipStatus.running, label: 'Adding…' }] });
+      await settled(el);
+      expect(deepActiveElement() === inner(composerOf(el), 'textarea')).to.equal(true);
+    });
+
+    it('after Stop, focus goes back to the composer', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ status: ConversationStatus.streaming, items: [msg('1', 'user', 'hi')] });
+      await settled(el);
+      await realClick(inner(composerOf(el), '[part~="stop-button"]')!);
+      expect(s.calls).to.include('stop');
+      s.update({ status: ConversationStatus.idle });
+      await settled(el);
+      expect(inner(composerOf(el), '[part~="stop-button"]') === null).to.equal(true);
+      expect(deepActiveElement() === inner(composerOf(el), 'textarea')).to.equal(true);
+    });
+  });
+
+  describe('messages while an answer comes', () => {
+    it('Enter while an answer streams sends (to be queued) and empties the box; queued messages show as queued', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ status: ConversationStatus.streaming, items: [msg('1', 'user', 'first'), { ...msg('2', 'assistant', 'Wor'), streaming: true }] });
+      await settled(el);
+      composerOf(el).focus();
+      for (const word of ['two', 'three', 'four', 'five', 'six']) {
+        await sendKeys({ type: word });
+        await sendKeys({ press: 'Enter' });
+      }
+      await settled(el);
+      expect(s.sent, 'five separate messages, none merged or dropped').to.deep.equal(['two', 'three', 'four', 'five', 'six']);
+      expect(inner<HTMLTextAreaElement>(composerOf(el), 'textarea')!.value).to.equal('');
+      s.update({ queue: s.sent.map((text, i) => ({ id: `q${i}`, text })) });
+      await settled(el);
+      const queued = [...transcriptOf(el).shadowRoot!.querySelectorAll('[part~="queued-message"]')];
+      expect(queued.map((r) => r.firstElementChild!.textContent)).to.deep.equal(['two', 'three', 'four', 'five', 'six']);
+      expect(queued[0]!.textContent).to.contain('Queued');
+      const log = transcriptOf(el).shadowRoot!.querySelector('[part~="log"]')!;
+      expect(log.lastElementChild === queued.at(-1), 'queued messages come after the answer in progress').to.equal(true);
+    });
+
+    it('closing with queued messages puts their text back in the box', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ status: ConversationStatus.streaming, queue: [{ id: 'q1', text: 'one' }, { id: 'q2', text: 'two' }] });
+      await settled(el);
+      el.open = false;
+      await settled(el);
+      expect(s.calls).to.include('close');
+      expect(composerOf(el).value).to.equal('one\n\ntwo');
+    });
+
+    it('a stopped answer carries a "Stopped" marker', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      sessionOf(el).update({
+        items: [msg('1', 'user', 'hi'), { ...msg('2', 'assistant', 'Half an ans'), stopped: true }, msg('3', 'user', 'x'), { ...msg('4', 'assistant', ''), stopped: true }],
+      });
+      await settled(el);
+      const markers = [...transcriptOf(el).shadowRoot!.querySelectorAll('[part~="stopped-marker"]')];
+      expect(markers.map((m) => m.textContent)).to.deep.equal(['Stopped', 'Stopped']);
+      expect(markers[0]!.closest('.message')!.textContent).to.contain('Half an ans');
+    });
+  });
+
+  describe('an over-size message', () => {
+    it('is not sent: a friendly notice says so and the text stays in the composer', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      await settled(el);
+      const composer = composerOf(el);
+      const text = 'a'.repeat(270_000);
+      composer.value = text;
+      await settled(el);
+      composer.focus();
+      await sendKeys({ press: 'Enter' });
+      await settled(el);
+      expect(sessionOf(el).sent).to.deep.equal([]);
+      expect(inner<HTMLTextAreaElement>(composer, 'textarea')!.value).to.equal(text);
+      const notice = inner(composer, '[part~="composer-notice"]')!;
+      expect(notice.getAttribute('role')).to.equal('alert');
+      expect(notice.textContent).to.match(/too long to send/);
+      expect(notice.textContent).to.contain('270,000');
+      expect(notice.textContent).to.not.match(/body|bytes|262144/i);
+      // Shortened, it goes.
+      composer.value = 'short now';
+      await settled(el);
+      await sendKeys({ press: 'Enter' });
+      await settled(el);
+      expect(sessionOf(el).sent).to.deep.equal(['short now']);
+      expect(inner(composer, '[part~="composer-notice"]') === null).to.equal(true);
+    });
+
+    it('counts bytes, not characters, against the server limit', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      el.endpoint = '/info-limit';
+      const original = window.fetch;
+      window.fetch = async () => new Response(JSON.stringify({ model: 'm', offline: false, maxBodyBytes: 2000 }), { headers: { 'content-type': 'application/json' } });
+      try {
+        el.open = false;
+        await el.updateComplete;
+        el.open = true;
+        await settled(el);
+        await aTimeout(0);
+        await settled(el);
+      } finally {
+        window.fetch = original;
+      }
+      const composer = composerOf(el);
+      composer.value = 'é'.repeat(600); // 1,200 bytes: over half of 2,000
+      await settled(el);
+      composer.focus();
+      await sendKeys({ press: 'Enter' });
+      await settled(el);
+      expect(sessionOf(el).sent).to.deep.equal([]);
+      expect(inner(composer, '[part~="composer-notice"]')).to.exist;
+    });
+  });
+
+  describe('the empty state and the model label', () => {
+    it("says what the page's tools do, from their readable names and descriptions", async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      el.registerTool('add_task', { description: 'Add a task to the board. Returns its id.', handler: () => ({}) });
+      el.registerTool('deleteTask', { description: 'Delete a task by id.', handler: () => ({}) });
+      await settled(el);
+      const empty = transcriptOf(el).shadowRoot!.querySelector('[part~="empty-state"]')!;
+      const items = [...empty.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
+      expect(items).to.deep.equal(['Add task: Add a task to the board.', 'Delete task: Delete a task by id.']);
+      sessionOf(el).update({ items: [msg('1', 'user', 'hi')] });
+      await settled(el);
+      expect(transcriptOf(el).shadowRoot!.querySelector('[part~="empty-state"]') === null, 'gone once the conversation starts').to.equal(true);
+    });
+
+    it('with no page tools, says what the built-in page reading does', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+      await settled(el);
+      const empty = transcriptOf(el).shadowRoot!.querySelector('[part~="empty-state"]')!;
+      expect(empty.textContent).to.contain('read this page');
+    });
+
+    it('shows the model label from the start, read with a GET on the endpoint', async () => {
+      const original = window.fetch;
+      const requests: { url: string; method: string }[] = [];
+      window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+        requests.push({ url: String(input), method: init?.method ?? 'GET' });
+        return new Response(JSON.stringify({ model: 'offline demo model', offline: true, maxBodyBytes: 262144 }), {
+          headers: { 'content-type': 'application/json' },
+        });
+      };
+      try {
+        const el = await fixture<WaveChat>(html`<wave-chat endpoint="/wave" site-id="shop" open></wave-chat>`);
+        for (let i = 0; i < 5 && !q(el, '[part~="model-badge"]'); i++) {
+          await aTimeout(0);
+          await el.updateComplete;
+        }
+        expect(q(el, '[part~="model-badge"]')!.textContent).to.equal('Offline demo model');
+        expect(requests).to.have.length(1);
+        expect(requests[0]!.method).to.equal('GET');
+        expect(new URL(requests[0]!.url).pathname).to.equal('/wave');
+        expect(new URL(requests[0]!.url).searchParams.get('site')).to.equal('shop');
+        expect(sessionOf(el).sent, 'no message was needed').to.deep.equal([]);
+      } finally {
+        window.fetch = original;
+      }
+    });
+  });
+
+  describe('no invisible confirmation', () => {
+    it('a confirmation while the panel is closed opens the panel on the chip', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ status: ConversationStatus.runningTools, items: [awaitingChip('c1')] });
+      s.emit({ type: 'confirmation-shown', request: awaitingChip('c1').confirmation! });
+      await settled(el);
+      await settled(el);
+      expect(el.open).to.equal(true);
+      const chip = transcriptOf(el).shadowRoot!.querySelector('wave-tool-chip')!;
+      expect(deepActiveElement() === inner(chip, '[part~="chip"]'), 'focus is on the chip').to.equal(true);
+    });
+
+    it('with confirm-opens="false", the launcher is badged and the wait announced; opening shows the chip', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat confirm-opens="false"></wave-chat>`);
+      expect(el.confirmOpens).to.equal(false);
+      const s = sessionOf(el);
+      const launcher = q(el, '[part~="launcher"]')!;
+      expect(q(el, '[part~="launcher-badge"]') === null).to.equal(true);
+      s.update({ status: ConversationStatus.runningTools, items: [awaitingChip('c1')] });
+      s.emit({ type: 'confirmation-shown', request: awaitingChip('c1').confirmation! });
+      await settled(el);
+      expect(el.open).to.equal(false);
+      expect(q(el, '[part~="launcher-badge"]')).to.exist;
+      expect(launcher.getAttribute('aria-label')).to.equal('Open assistant: a confirmation is waiting');
+      const live = q(el, '[role="status"][aria-live]')!;
+      expect(live.closest('[hidden]') === null, 'the live region is not inside the hidden panel').to.equal(true);
+      expect(live.textContent).to.contain('waiting for your confirmation');
+      await realClick(launcher);
+      await settled(el);
+      await settled(el);
+      expect(el.open).to.equal(true);
+      const chip = transcriptOf(el).shadowRoot!.querySelector('wave-tool-chip')!;
+      expect(deepActiveElement() === inner(chip, '[part~="chip"]'), 'the chip takes focus when the panel opens').to.equal(true);
+      expect(q(el, '[part~="launcher-badge"]') === null).to.equal(true);
+    });
+
+    it('the badge goes when the confirmation is settled elsewhere (e.g. timed out)', async () => {
+      const el = await fixture<WaveChat>(html`<wave-chat confirm-opens="false"></wave-chat>`);
+      const s = sessionOf(el);
+      s.update({ items: [awaitingChip('c1')] });
+      s.emit({ type: 'confirmation-shown', request: awaitingChip('c1').confirmation! });
+      await settled(el);
+      expect(q(el, '[part~="launcher-badge"]')).to.exist;
+      s.update({ items: [{ kind: 'tool', id: 'c1', name: 'add_scene', status: ChipStatus.cancelled, label: 'Cancelled' }] });
+      await settled(el);
+      expect(q(el, '[part~="launcher-badge"]') === null).to.equal(true);
+      expect(q(el, '[part~="launcher"]')!.getAttribute('aria-label')).to.equal('Open assistant');
     });
   });
 });
