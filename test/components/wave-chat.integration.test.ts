@@ -140,4 +140,48 @@ describe('<wave-chat> with the real WaveSession', () => {
     expect(r.success).to.equal(false);
     expect(runs).to.equal(0);
   });
+
+  describe('no invisible confirmation (a page calling callTool while the panel is closed)', () => {
+    async function closedChat(attrs: 'opens' | 'stays'): Promise<WaveChat> {
+      const el =
+        attrs === 'opens'
+          ? await fixture<WaveChat>(html`<wave-chat site-id="it"></wave-chat>`)
+          : await fixture<WaveChat>(html`<wave-chat site-id="it" confirm-opens="false"></wave-chat>`);
+      el.registerTool('add_scene', { description: 'Add a scene.', cost: 40, confirmLabel: 'Add this scene?', handler: () => ({ scene: ++runs }) });
+      return el;
+    }
+    const deepActive = () => {
+      let a: Element | null = document.activeElement;
+      while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      return a;
+    };
+
+    it('opens the panel on the chip; a real click confirms; focus then returns to the composer', async () => {
+      const el = await closedChat('opens');
+      expect(el.open).to.equal(false);
+      const result = el.callTool('add_scene', {});
+      const chip = await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
+      expect(el.open, 'the panel opened for the confirmation').to.equal(true);
+      await waitFor(() => deepActive() === inChip(chip, 'chip'), 'focus on the chip');
+      await realClick(inChip(chip, 'confirm-button')!);
+      expect(await result).to.deep.include({ success: true, scene: 1 });
+      const composer = el.shadowRoot!.querySelector('wave-composer')!;
+      await waitFor(() => deepActive() === composer.shadowRoot!.querySelector('textarea'), 'focus back in the composer');
+    });
+
+    it('with confirm-opens="false" the call waits behind a badged launcher, announced; opening shows the chip', async () => {
+      const el = await closedChat('stays');
+      const result = el.callTool('add_scene', {});
+      await waitFor(() => el.shadowRoot!.querySelector('[part~="launcher-badge"]'), 'launcher badge');
+      expect(el.open).to.equal(false);
+      expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.contain('waiting for your confirmation');
+      expect(runs).to.equal(0);
+      await realClick(el.shadowRoot!.querySelector('[part~="launcher"]')!);
+      const chip = await waitFor(() => chips(el).find((c) => inChip(c, 'confirm-button')), 'confirmation chip');
+      await waitFor(() => deepActive() === inChip(chip, 'chip'), 'focus on the chip');
+      await realClick(inChip(chip, 'confirm-button')!);
+      expect(await result).to.deep.include({ success: true, scene: 1 });
+      expect(el.shadowRoot!.querySelector('[part~="launcher-badge"]') === null).to.equal(true);
+    });
+  });
 });

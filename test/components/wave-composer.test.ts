@@ -73,6 +73,49 @@ describe('<wave-composer>', () => {
     });
   });
 
+  describe('while busy, too long, and after Stop', () => {
+    it('Enter while busy still sends (the host queues it): the keypress is never dropped', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer busy></wave-composer>`);
+      const sent: string[] = [];
+      el.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => sent.push(e.detail.text));
+      el.focus();
+      await sendKeys({ type: 'one' });
+      await sendKeys({ press: 'Enter' });
+      await sendKeys({ type: 'two' });
+      await sendKeys({ press: 'Enter' });
+      expect(sent).to.deep.equal(['one', 'two']);
+      expect(q<HTMLTextAreaElement>(el, 'input')!.value).to.equal('');
+    });
+
+    it('a message over max-bytes stays in the box with a notice; typing clears the notice', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer max-bytes="100"></wave-composer>`);
+      const sent: string[] = [];
+      el.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => sent.push(e.detail.text));
+      el.value = 'x'.repeat(101);
+      await el.updateComplete;
+      el.focus();
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(sent).to.deep.equal([]);
+      expect(q<HTMLTextAreaElement>(el, 'input')!.value).to.have.length(101);
+      expect(q(el, 'composer-notice')!.textContent).to.contain('too long to send (101 characters; the most is about 100)');
+      expect(q(el, 'input')!.getAttribute('aria-invalid')).to.equal('true');
+      await sendKeys({ press: 'Backspace' });
+      await el.updateComplete;
+      expect(q(el, 'composer-notice') === null).to.equal(true);
+      await sendKeys({ press: 'Enter' });
+      expect(sent).to.have.length(1);
+    });
+
+    it('a real click on Stop keeps focus in the box when Stop goes away', async () => {
+      const el = await fixture<WaveComposer>(html`<wave-composer busy></wave-composer>`);
+      el.addEventListener('wave-composer-stop', () => (el.busy = false));
+      await realClick(q(el, 'stop-button')!);
+      await el.updateComplete;
+      expect(el.shadowRoot!.activeElement === q(el, 'input')).to.equal(true);
+    });
+  });
+
   describe('events', () => {
     it('Stop fires wave-composer-stop; the voice button asks for voice', async () => {
       const el = await fixture<WaveComposer>(html`<wave-composer busy voice-available></wave-composer>`);
