@@ -286,9 +286,8 @@ export class WaveTranscript extends LitElement {
         ${repeat(
           this.queue,
           (q) => `q:${q.id}`,
-          (q) => html`<div part="message user-message queued-message" class="message user queued">
-            <span>${q.text}</span><span class="marker">${this.labels.queued}</span>
-          </div>`,
+          // No whitespace between the tags: user bubbles keep the visitor's line breaks (pre-wrap).
+          (q) => html`<div part="message user-message queued-message" class="message user queued"><span class="text">${q.text}</span><span class="marker">${this.labels.queued}</span></div>`,
         )}
       </div>`;
   }
