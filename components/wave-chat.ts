@@ -414,7 +414,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #confirmationAnswered(source: string): void {
     if (source === 'system' || !this.open || this.voice) return;
     const active = document.activeElement;
-    if (active === this || active === null || active === document.body) this.#composer?.focus();
+    // Only when focus was in the widget (on the chip) or already fell to the page body.
+    if (active === null || active === document.body || this.matches(':focus-within')) this.#composer?.focus();
   }
 
   get #composer(): WaveComposer | null {
@@ -478,13 +479,17 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #syncViewport = (): void => {
     // The panel fits the visual viewport: the part of the page the visitor sees, whatever the
     // page's own width (a page wider than the screen grows the layout viewport, not this).
+    // Set on the shadow's own launcher and panel (never on the page's element or its style attribute).
     const vv = window.visualViewport;
-    const w = vv ? vv.width : document.documentElement.clientWidth;
-    const h = vv ? vv.height : window.innerHeight;
-    this.style.setProperty('--_vv-x', `${vv ? vv.offsetLeft : 0}px`);
-    this.style.setProperty('--_vv-y', `${vv ? vv.offsetTop : 0}px`);
-    this.style.setProperty('--_vv-w', `${w}px`);
-    this.style.setProperty('--_vv-h', `${h}px`);
+    const values: [string, string][] = [
+      ['--_vv-x', `${vv ? vv.offsetLeft : 0}px`],
+      ['--_vv-y', `${vv ? vv.offsetTop : 0}px`],
+      ['--_vv-w', `${vv ? vv.width : document.documentElement.clientWidth}px`],
+      ['--_vv-h', `${vv ? vv.height : window.innerHeight}px`],
+    ];
+    for (const target of this.renderRoot.querySelectorAll<HTMLElement>('.launcher, .panel')) {
+      for (const [name, value] of values) target.style.setProperty(name, value);
+    }
   };
 
   #watchViewport(): void {
@@ -560,6 +565,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
       if (this.persistTranscript) void this.#loadHistory();
       else this._history = [];
     }
+  }
+
+  protected override firstUpdated(): void {
+    this.#syncViewport();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
