@@ -16,6 +16,8 @@ const ATTRIBUTES: ReadonlyArray<[dataKey: string, attribute: string]> = [
   ['siteId', 'site-id'],
   ['costUnit', 'cost-unit'],
   ['theme', 'theme'],
+  // `data-confirm-opens="false"`: a confirmation behind the closed panel badges the launcher instead.
+  ['confirmOpens', 'confirm-opens'],
 ];
 
 function domReady(): Promise<void> {
