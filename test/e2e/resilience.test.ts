@@ -41,7 +41,7 @@ describe('resilience', () => {
       // Stop once some words have arrived (a state, not a timer).
       await reply.filter({ hasText: /\S+\s+\S+/ }).waitFor({ timeout: 10_000 });
       await stop.click();
-      await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 5_000 });
+      await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 5_000 });
       const atStop = await textOf(reply);
       assert.ok(!/Book the venue/.test(atStop), 'stopped before the reply was complete');
       // The same question again streams the same reply at the same pace: when it has finished,
@@ -71,7 +71,7 @@ describe('resilience', () => {
       await send(page, 'add a task for the catering order');
       await page.waitForFunction('board.length === 3', undefined, { timeout: 15_000 });
       await page.locator('wave-chat [part~="assistant-message"]').filter({ hasText: /catering/i }).waitFor({ timeout: 15_000 });
-      await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 15_000 });
+      await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 15_000 });
 
       await server.stop();
       await send(page, 'add a task for the thank-you notes');

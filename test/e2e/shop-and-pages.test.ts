@@ -36,7 +36,7 @@ async function send(page: Page, text: string): Promise<void> {
 }
 
 const balance = (page: Page) => page.evaluate('shop.balance') as Promise<number>;
-const idle = (page: Page) => page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 15_000 });
+const idle = (page: Page) => page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 15_000 });
 
 describe('the shop: spend consent and the session grant', () => {
   it('asks before spending, then "Approve for this session" lets the next purchase run with a receipt and the pill', async () => {

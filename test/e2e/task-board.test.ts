@@ -93,7 +93,7 @@ describe('the task board demo', () => {
     assert.deepEqual(await boardTitles(page), ['Book the venue', 'Run-of-show']);
     const reply = page.locator('wave-chat [part~="assistant-message"]').last();
     await reply.filter({ hasText: /Deleted/ }).waitFor({ timeout: 15_000 });
-    await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 15_000 });
+    await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 15_000 });
     assert.match(await textOf(reply), /Deleted “Draft launch email”/);
     assert.deepEqual(errors, []);
     await page.close();
