@@ -19,6 +19,7 @@ import {
 import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
 import type { VoiceEngine } from '../src/voice/types.js';
 import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
+import { readableToolName, toolTitle } from '../src/tools/tool-title.js';
 import { SessionController } from './controllers/session-controller.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
@@ -212,6 +213,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #saveQueued = false;
   #resolvedLabels: WaveLabels = resolveLabels(null);
   #startingVoice = false;
+  readonly #toolTitles = new Map<string, string>();
   #serverInfoFor: string | null = null;
   #serverInfoAbort: AbortController | null = null;
   #removeViewportListeners: (() => void) | null = null;
@@ -297,18 +299,32 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   /** @example chat.registerTool('get_tasks', { handler: () => ({ tasks }) }); */
   registerTool(name: string, definition: ToolDefinition): boolean {
+    const ok = this.#session.registerTool(name, definition);
+    if (ok) this.#noteTitle(name, definition);
     this.requestUpdate(); // the empty state lists the tools
-    return this.#session.registerTool(name, definition);
+    return ok;
   }
   /** @example chat.registerTools({ get_tasks: { handler } }); // → 1 */
   registerTools(map: Record<string, ToolDefinition>): number {
+    const n = this.#session.registerTools(map);
+    try {
+      for (const [name, definition] of Object.entries(map)) this.#noteTitle(name, definition);
+    } catch {
+      /* a hostile map: the empty state falls back to the names */
+    }
     this.requestUpdate();
-    return this.#session.registerTools(map);
+    return n;
   }
   /** @example chat.unregisterTool('get_tasks'); */
   unregisterTool(name: string): boolean {
+    this.#toolTitles.delete(String(name));
     this.requestUpdate();
     return this.#session.unregisterTool(name);
+  }
+
+  /** The readable title of a registered tool, for the empty state (the same words as its chips). */
+  #noteTitle(name: string, definition: ToolDefinition): void {
+    this.#toolTitles.set(String(name), toolTitle(String(name), definition));
   }
   /** @example console.table(chat.getHostToolSchemas()); */
   getHostToolSchemas(): HostToolSchema[] {
@@ -443,7 +459,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
       .filter((s) => s.name !== 'load_tools')
       .slice(0, 8)
       .map((s) => ({
-        title: readableTitle(s),
+        title: this.#toolTitles.get(s.name) ?? readableToolName(s.name),
         description: firstSentence(typeof s.description === 'string' ? s.description : ''),
       }));
   }
@@ -677,14 +693,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
 /** The built-in page-reading tools: with only these, the empty state says what page reading does. */
 const BUILTIN_TOOLS = new Set(['read_page', 'click_element', 'fill_field', 'select_option', 'scroll_to', 'navigate']);
-
-/** A tool's readable name: its `title` when it has one, else its name in words (`add_task` → "Add task"). */
-function readableTitle(schema: HostToolSchema): string {
-  const title = (schema as { title?: unknown }).title;
-  if (typeof title === 'string' && title.trim()) return title.trim().slice(0, 80);
-  const words = schema.name.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 /** The first sentence of a description, at most 140 characters. */
 function firstSentence(text: string): string {

@@ -632,11 +632,11 @@ describe('<wave-chat> first run', () => {
     it("says what the page's tools do, from their readable names and descriptions", async () => {
       const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
       el.registerTool('add_task', { description: 'Add a task to the board. Returns its id.', handler: () => ({}) });
-      el.registerTool('deleteTask', { description: 'Delete a task by id.', handler: () => ({}) });
+      el.registerTool('delete_task', { title: 'Remove a task', description: 'Delete a task by id.', handler: () => ({}) });
       await settled(el);
       const empty = transcriptOf(el).shadowRoot!.querySelector('[part~="empty-state"]')!;
       const items = [...empty.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
-      expect(items).to.deep.equal(['Add task: Add a task to the board.', 'Delete task: Delete a task by id.']);
+      expect(items).to.deep.equal(['Add task: Add a task to the board.', 'Remove a task: Delete a task by id.']);
       sessionOf(el).update({ items: [msg('1', 'user', 'hi')] });
       await settled(el);
       expect(transcriptOf(el).shadowRoot!.querySelector('[part~="empty-state"]') === null, 'gone once the conversation starts').to.equal(true);
