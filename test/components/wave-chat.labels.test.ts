@@ -209,13 +209,16 @@ describe('<wave-chat> with a complete French label set', () => {
         end('tool_calls'),
       ),
       reply(text('C’est fait. ![Reçu](https://ailleurs.example/recu.png)'), end()),
+      // The answer to the message sent while busy (it waits in the queue until the first answer ends).
+      reply(text('Oui.'), end()),
     );
     const first = el.send('Ajoute du lait et note le pain');
     await until(() => part('c3')?.status === 'running', 'running chip');
-    await el.send('Encore ?');
-    await snap('running, invalid arguments, busy');
+    const queued = el.send('Encore ?');
+    await snap('running, invalid arguments, a queued message');
     releaseNote();
     await first;
+    await queued;
     await snap('done');
     // The model got the validator's precise reason; the visitor read a plain sentence.
     const invalidResult = model.requests[1]!.messages.find((m) => m.role === 'tool' && m.toolCallId === 'c2');
@@ -312,7 +315,7 @@ describe('<wave-chat> with a complete French label set', () => {
       'Modèle de démonstration hors ligne',
       'En cours : Prendre une note « Acheter du pain »…',
       'L’assistant a envoyé une demande invalide à Ajouter une tâche ; il va réessayer.',
-      frenchLabels.noticeBusy as string,
+      frenchLabels.queued as string,
       'Fait : Ajouter une tâche « Lait »',
       'Image : Reçu',
       'Échec de Réserver la salle : Salle déjà prise',
