@@ -17,6 +17,11 @@ const darkTokens = css`
   --_pill-border: var(--wave-dark-pill-border, #9e6a03);
 `;
 
+// Inline, the panel fits the element's box: a host with a set height (less the launcher) caps it.
+// Floating: launcher and panel are placed from the visual viewport (--_vv-*, kept by the element
+// from window.visualViewport), so a page wider than the screen, pinch zoom or an on-screen
+// keyboard never pushes them off screen; before the script has measured, 100vw / 100dvh.
+// (Comments inside the css template would ship in the bundle.)
 export const waveChatStyles = css`
   :host {
     /* Public --wave-* properties mapped once to private tokens the sub-elements read. */
@@ -76,7 +81,6 @@ export const waveChatStyles = css`
   .panel {
     display: flex;
     flex-direction: column;
-    /* Inline, the panel fits the element's box: a host with a set height (less the launcher) caps it. */
     inline-size: min(var(--_panel-width), 100%);
     block-size: var(--_panel-height);
     max-block-size: calc(100% - 56px);
@@ -86,11 +90,6 @@ export const waveChatStyles = css`
     border-radius: var(--_radius);
     overflow: hidden;
   }
-  /*
-   * Floating: placed from the visual viewport (--_vv-*, kept by the element from
-   * window.visualViewport), so a page wider than the screen, pinch zoom or an on-screen keyboard
-   * never pushes the panel off screen. Before the script has measured: 100vw / 100dvh.
-   */
   :host([floating]) .launcher {
     position: fixed;
     inset-block-start: calc(var(--_vv-y, 0px) + var(--_vv-h, 100dvh) - var(--_offset));

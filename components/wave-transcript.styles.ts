@@ -1,5 +1,6 @@
 import { css } from 'lit';
 
+// The streaming caret is drawn (a block of currentColor), not a glyph a font might lack.
 export const transcriptStyles = css`
   :host {
     display: block;
@@ -39,7 +40,6 @@ export const transcriptStyles = css`
     margin-block-end: 0;
   }
   .message[data-streaming]::after {
-    /* A drawn caret: no glyph that a font might lack. */
     content: '';
     display: inline-block;
     inline-size: 0.45em;
