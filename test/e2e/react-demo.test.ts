@@ -41,7 +41,7 @@ describe('the React demo', () => {
     await send(page, 'add sunscreen to the list');
     await page.locator('#items li', { hasText: /sunscreen/i }).waitFor({ timeout: 15_000 });
     // The model sees the new item in the page state (useWaveContext) on the next message.
-    await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 15_000 });
+    await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 15_000 });
     await send(page, 'remove the charger');
     const confirm = page.locator('wave-chat [part~="confirm-button"]');
     await confirm.waitFor({ timeout: 15_000 });
