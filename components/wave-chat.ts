@@ -440,7 +440,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   #onPanelKeydown = (event: KeyboardEvent): void => {
     // A chip's Escape cancels its confirmation first (it marks the event handled).
-    if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+    if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing || !this.open) return;
     event.preventDefault();
     this.hide();
   };
@@ -624,6 +624,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
         aria-controls="panel"
         aria-label=${this.open ? l.launcherClose : waiting ? l.launcherPending : l.launcherOpen}
         @click=${() => this.toggle()}
+        @keydown=${this.#onPanelKeydown}
       >
         ${this.open ? icons.close : icons.chat}
         ${waiting ? html`<span part="launcher-badge" class="launcher-badge" aria-hidden="true"></span>` : nothing}

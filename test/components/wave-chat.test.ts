@@ -486,6 +486,19 @@ describe('<wave-chat> first run', () => {
       await el.updateComplete;
       expect(el.open).to.equal(false);
       expect(deepActiveElement() === q(el, '[part~="launcher"]')).to.equal(true);
+      // From the launcher too, while open; a closed widget lets Escape pass to the page.
+      el.open = true;
+      await settled(el);
+      q(el, '[part~="launcher"]')!.focus();
+      await sendKeys({ press: 'Escape' });
+      await el.updateComplete;
+      expect(el.open).to.equal(false);
+      let passed = false;
+      const onKey = (e: KeyboardEvent) => (passed = e.key === 'Escape' && !e.defaultPrevented);
+      document.addEventListener('keydown', onKey);
+      await sendKeys({ press: 'Escape' });
+      document.removeEventListener('keydown', onKey);
+      expect(passed, 'Escape on the closed launcher is not swallowed').to.equal(true);
     });
 
     it("Escape on a confirmation cancels the chip first and leaves the panel open", async () => {
