@@ -137,8 +137,8 @@ async function playTurn(page: Page, turn: Turn): Promise<void> {
     throw new Error(`"${turn.say}": a notice instead of a reply: ${await textOf(page.locator('wave-chat [part~="notice"]').last())}`);
   }
   assert.deepEqual(answers, [], `"${turn.say}": confirmations expected but not shown`);
-  // The turn is over when the composer offers Send again.
-  await page.locator('wave-chat [part~="send-button"]').waitFor();
+  // The turn is over when Stop goes away (Send stays while an answer comes: it queues).
+  await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached' });
 }
 
 async function clickAnswer(page: Page, answer: Answer): Promise<void> {
