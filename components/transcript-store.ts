@@ -1,4 +1,4 @@
-import { del, get, set } from 'idb-keyval';
+import { recapOutput } from '../src/agent/record.js';
 import type { ToolPart, TranscriptItem } from '../src/agent/types.js';
 import { ToolFailure } from '../src/tools/types.js';
 
@@ -17,6 +17,8 @@ const FAILURES: ReadonlySet<string> = new Set(Object.values(ToolFailure));
 /** Bounds what a page reload re-renders, whatever the store holds. */
 const MAX_ROWS = 500;
 const MAX_TEXT = 20_000;
+/** A kept call's arguments, serialized: bigger ones are dropped (the call is still kept). */
+const MAX_INPUT_CHARS = 8 * 1024;
 
 function str(v: unknown, max = MAX_TEXT): string | null {
   return typeof v === 'string' ? v.slice(0, max) : null;
@@ -38,7 +40,7 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
     if (!id) continue;
     if (r.kind === 'message' && (r.role === 'user' || r.role === 'assistant') && r.streaming !== true) {
       const text = str(r.text);
-      if (text !== null) out.push({ kind: 'message', id, role: r.role, text, streaming: false });
+      if (text !== null) out.push({ kind: 'message', id, role: r.role, text, streaming: false, ...(r.discarded === true ? { discarded: true } : {}) });
     } else if (r.kind === 'tool' && typeof r.status === 'string' && FINAL_CHIP.has(r.status)) {
       const name = str(r.name, 100) ?? '';
       const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
@@ -55,30 +57,40 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
       if (attempts) facts.attempts = attempts;
       if (r.builtin === true) facts.builtin = true;
       if (typeof r.failure === 'string' && FAILURES.has(r.failure)) facts.failure = r.failure as ToolFailure;
+      // What the model needs to continue: the step, its arguments and what it received (re-capped).
+      const step = str(r.step, 200);
+      if (step && typeof r.output === 'string') {
+        facts.step = step;
+        facts.output = recapOutput(r.output);
+        const input = plainObject(r.input);
+        if (input) facts.input = input;
+      }
+      if (r.silent === true) facts.silent = true;
       out.push({ ...facts, kind: 'tool', id, name, status: r.status as 'succeeded' | 'failed' | 'cancelled' });
     }
   }
   return out;
 }
 
-function checkAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw signal.reason;
+/** A JSON object of at most `MAX_INPUT_CHARS`, as a fresh copy; anything else is null. */
+function plainObject(value: unknown): Record<string, unknown> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  try {
+    const json = JSON.stringify(value);
+    if (typeof json !== 'string' || json.length > MAX_INPUT_CHARS) return null;
+    return JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
-/** The IndexedDB store (one key per site id, in the page's origin). */
+let idb: Promise<TranscriptStore> | undefined;
+/** idb-keyval loads with the first use, so a page without `persist-transcript` never fetches it. */
+const loadIdb = (): Promise<TranscriptStore> => (idb ??= import('./idb-transcript-store.js').then((m) => m.idbStore));
+
+/** The IndexedDB store (one key per site id, in the page's origin), loaded on first use. */
 export const idbTranscriptStore: TranscriptStore = {
-  async load(key, signal) {
-    checkAborted(signal);
-    const value: unknown = await get(key);
-    checkAborted(signal);
-    return Array.isArray(value) ? persistableItems(value) : [];
-  },
-  async save(key, items, signal) {
-    checkAborted(signal);
-    await set(key, persistableItems(items));
-  },
-  async clear(key, signal) {
-    checkAborted(signal);
-    await del(key);
-  },
+  load: async (key, signal) => (await loadIdb()).load(key, signal),
+  save: async (key, items, signal) => (await loadIdb()).save(key, items, signal),
+  clear: async (key, signal) => (await loadIdb()).clear(key, signal),
 };

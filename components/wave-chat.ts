@@ -540,7 +540,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#loadAbort = ctrl;
     try {
       const rows = await WaveChat.transcriptStore.load(this.#storeKey, ctrl.signal);
-      if (!ctrl.signal.aborted) this._history = rows;
+      if (ctrl.signal.aborted) return;
+      this._history = rows;
+      // The restored turns join the session's record: the next request carries them.
+      this.#session.restore?.(rows);
     } catch {
       // Storage may be unavailable (private mode, blocked IndexedDB): the chat still works.
     }
@@ -579,7 +582,10 @@ export class WaveChat extends LitElement implements PageToolsApi {
     }
     if (changed.has('persistTranscript') && changed.get('persistTranscript') !== undefined && this.isConnected) {
       if (this.persistTranscript) void this.#loadHistory();
-      else this._history = [];
+      else {
+        this._history = [];
+        this.#session.restore?.([]);
+      }
     }
   }
 

@@ -133,6 +133,8 @@ export class WaveTranscript extends LitElement {
               ${item.stopped ? html`<span part="stopped-marker" class="marker">${this.labels.stopped}</span>` : nothing}
             </div>`;
       case 'tool':
+        // A call refused before the visitor saw it (a notice said why) is the model's business only.
+        if (item.silent === true) return nothing;
         return html`<wave-tool-chip
           exportparts="chip, status, confirm-button, cancel-button, approve-button"
           .item=${item}

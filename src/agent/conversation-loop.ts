@@ -12,15 +12,20 @@ import {
   type WaveToolCall,
 } from '../transport/protocol.js';
 import { TransportError, type ModelTransport } from '../transport/sse-client.js';
-import { ConversationStatus, NoticeKind, type NoticeFact } from './types.js';
 import { describeError as describeThrown } from '../util/describe-error.js';
+import { applyLoopUpdate } from './record.js';
+import { HistoryBudget, toModelMessages } from './to-model-messages.js';
+import { ConversationStatus, NoticeKind, type NoticeFact, type TranscriptItem } from './types.js';
 
 /** What the loop reports to the session, in order. */
 export type LoopUpdate =
   | { type: 'user-message'; id: string; text: string }
   /** `id` is the assistant message being streamed. */
   | { type: 'assistant-delta'; id: string; delta: string }
-  | { type: 'assistant-done'; id: string; text: string }
+  /** `discarded`: the step failed, so this partial text is shown but not part of the conversation. */
+  | { type: 'assistant-done'; id: string; text: string; discarded?: boolean }
+  /** A call of step `step` (its assistant message id) settled with `result`, what the model receives. */
+  | { type: 'tool-result'; step: string; call: WaveToolCall; result: SanitizedResult }
   | { type: 'meta'; model: string; offline: boolean }
   | { type: 'status'; status: ConversationStatus }
   /** Something the visitor should know, as a fact (the elements word it). */
@@ -39,6 +44,11 @@ export interface ConversationLoopOptions {
   /** Model steps allowed per visitor message (default 8). */
   maxSteps?: number;
   onUpdate: (update: LoopUpdate) => void;
+  /**
+   * The transcript the updates were written into (the session's). Every request's messages are
+   * derived from it. Omitted: the loop keeps its own, written by the same rules.
+   */
+  record?: () => readonly TranscriptItem[];
   /** Message ids (default: `crypto.randomUUID()`); injected for deterministic tests. */
   createId?: () => string;
 }
@@ -54,7 +64,7 @@ const DEFAULT_MAX_STEPS = 8;
 
 
 type StepResult =
-  | { kind: 'done'; toolCalls: WaveToolCall[]; reason: 'stop' | 'tool_calls' | 'length'; offered: ReadonlySet<string> }
+  | { kind: 'done'; step: string; toolCalls: WaveToolCall[]; reason: 'stop' | 'tool_calls' | 'length'; offered: ReadonlySet<string> }
   | { kind: 'aborted' }
   | { kind: 'failed'; error: unknown }
   | { kind: 'stale' };
@@ -85,7 +95,8 @@ interface PendingStep {
 export class ConversationLoop {
   readonly #options: ConversationLoopOptions;
   readonly #maxSteps: number;
-  #history: WaveMessage[] = [];
+  /** The loop's own record, when no `record` option is given. */
+  #own: readonly TranscriptItem[] = [];
   #busy = false;
   #pending: PendingStep | undefined;
   #status: ConversationStatus = ConversationStatus.idle;
@@ -100,9 +111,13 @@ export class ConversationLoop {
     this.#maxSteps = Number.isFinite(max) && max >= 1 ? Math.floor(max) : DEFAULT_MAX_STEPS;
   }
 
-  /** The conversation as the next request will carry it (a copy). */
+  /** The conversation as the next request will carry it (derived from the record, within the budget). */
   get history(): readonly WaveMessage[] {
-    return this.#history.slice();
+    return toModelMessages(this.#record(), { budget: HistoryBudget });
+  }
+
+  #record(): readonly TranscriptItem[] {
+    return this.#options.record ? this.#options.record() : this.#own;
   }
 
   /** True while a step streams or tools run. */
@@ -125,7 +140,6 @@ export class ConversationLoop {
     if (trimmed === '' || signal.aborted) return;
     // A new message supersedes a failed step: its history is still valid, the retry is dropped.
     this.#pending = undefined;
-    this.#history.push({ role: 'user', content: text });
     this.#emit({ type: 'user-message', id: this.#newId(), text });
     await this.#runChain(0, signal);
   }
@@ -143,7 +157,7 @@ export class ConversationLoop {
     this.#generation += 1;
     this.#chainAbort?.abort(new DOMException('The conversation was reset.', 'AbortError'));
     this.#chainAbort = undefined;
-    this.#history = [];
+    this.#own = [];
     this.#pending = undefined;
     this.#busy = false;
     this.#status = ConversationStatus.idle;
@@ -183,7 +197,7 @@ export class ConversationLoop {
           }
           break;
         }
-        const completed = await this.#runTools(result.toolCalls, result.offered, chain.signal, generation);
+        const completed = await this.#runTools(result.step, result.toolCalls, result.offered, chain.signal, generation);
         if (!completed) {
           if (generation !== this.#generation) return;
           break;
@@ -212,7 +226,7 @@ export class ConversationLoop {
         v: PROTOCOL_VERSION,
         siteId: this.#options.siteId,
         conversationId: this.#options.conversationId(),
-        messages: this.#history.slice(),
+        messages: toModelMessages(this.#record(), { budget: HistoryBudget }),
         tools: this.#options.schemas(),
         context: this.#options.context(),
       };
@@ -288,26 +302,23 @@ export class ConversationLoop {
     if (signal.aborted) {
       // Stopped: keep what was said, and close every call so the history stays valid.
       if (streamed) this.#emit({ type: 'assistant-done', id: messageId, text });
-      if (text !== '' || toolCalls.length > 0) {
-        this.#history.push(assistantMessage(text, toolCalls));
-        for (const call of toolCalls) this.#history.push(toolMessage(call, STOPPED_RESULT));
-      }
+      for (const call of toolCalls) this.#emit({ type: 'tool-result', step: messageId, call, result: STOPPED_RESULT });
       return { kind: 'aborted' };
     }
     if (failure) {
       // The partial reply is closed on screen but not kept: the retried step answers afresh.
-      if (streamed) this.#emit({ type: 'assistant-done', id: messageId, text });
+      if (streamed) this.#emit({ type: 'assistant-done', id: messageId, text, discarded: true });
       return { kind: 'failed', error: failure.error };
     }
 
-    // An empty turn is not recorded: some providers reject an assistant message with no content.
-    if (text !== '' || toolCalls.length > 0) this.#history.push(assistantMessage(text, toolCalls));
+    // The step's calls are filed under `messageId` as they settle (toModelMessages joins them).
     if (streamed) this.#emit({ type: 'assistant-done', id: messageId, text });
-    return { kind: 'done', toolCalls, reason: reason ?? 'stop', offered };
+    return { kind: 'done', step: messageId, toolCalls, reason: reason ?? 'stop', offered };
   }
 
   /** Runs the step's calls in order. Returns false when stopped (remaining calls are closed as stopped). */
   async #runTools(
+    step: string,
     calls: WaveToolCall[],
     offered: ReadonlySet<string>,
     signal: AbortSignal,
@@ -317,7 +328,7 @@ export class ConversationLoop {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i] as WaveToolCall;
       if (signal.aborted) {
-        for (const rest of calls.slice(i)) this.#history.push(toolMessage(rest, STOPPED_RESULT));
+        for (const rest of calls.slice(i)) this.#emit({ type: 'tool-result', step, call: rest, result: STOPPED_RESULT });
         return false;
       }
       let result: SanitizedResult;
@@ -336,7 +347,7 @@ export class ConversationLoop {
         }
       }
       if (generation !== this.#generation) return false;
-      this.#history.push(toolMessage(call, result));
+      this.#emit({ type: 'tool-result', step, call, result });
     }
     return !signal.aborted;
   }
@@ -348,6 +359,7 @@ export class ConversationLoop {
   }
 
   #emit(update: LoopUpdate): void {
+    if (!this.#options.record) this.#own = applyLoopUpdate(this.#own, update);
     try {
       this.#options.onUpdate(update);
     } catch (error) {
@@ -362,23 +374,6 @@ export class ConversationLoop {
     this.#idCounter += 1;
     return `msg-${Date.now().toString(36)}-${this.#idCounter}`;
   }
-}
-
-function assistantMessage(text: string, toolCalls: WaveToolCall[]): WaveMessage {
-  return toolCalls.length > 0
-    ? { role: 'assistant', content: text, toolCalls: toolCalls.map((c) => ({ ...c })) }
-    : { role: 'assistant', content: text };
-}
-
-function toolMessage(call: WaveToolCall, result: SanitizedResult): WaveMessage {
-  let content: string;
-  try {
-    content = JSON.stringify(result) ?? '{"success":false,"error":"The tool returned nothing."}';
-  } catch {
-    // The runner sanitizes results; this guards a runTool that did not.
-    content = JSON.stringify({ success: false, error: 'The tool result could not be serialized.' });
-  }
-  return { role: 'tool', toolCallId: call.id, name: call.name, content };
 }
 
 function unknownToolResult(name: string, offered: ReadonlySet<string>): SanitizedResult {

@@ -106,6 +106,22 @@ export interface ToolPart {
   error?: string;
   /** Present while status is awaiting-confirmation. */
   confirmation?: ConfirmationRequest;
+  /**
+   * The model step this call belongs to (the id of that step's assistant message, which may have
+   * no text). Absent for a page's own `callTool` and for voice calls: those never reach the text
+   * model's record.
+   */
+  step?: string;
+  /** The arguments exactly as the model sent them (what the request repeats back to it). */
+  input?: Readonly<Record<string, unknown>>;
+  /** What the model received for this call (a JSON object, sanitized and capped), once settled. */
+  output?: string;
+  /**
+   * No chip: the call was refused before it reached the visitor (its arguments were invalid and
+   * a notice said so, it named a tool the step did not offer, or the reply stopped before it
+   * ran). Kept because the model made the call and must see its result.
+   */
+  silent?: boolean;
 }
 
 /** One row of the transcript. */
@@ -119,6 +135,11 @@ export type TranscriptItem =
       streaming: boolean;
       /** The visitor stopped this answer (it may be empty: stopped before any text came). */
       stopped?: boolean;
+      /**
+       * A partial reply whose step failed: shown, but not part of what the model said (the
+       * retried step answers afresh).
+       */
+      discarded?: boolean;
     }
   | ToolPart
   | {
@@ -155,6 +176,11 @@ export interface SessionState {
    * own, in order, when the one before it has been answered. Absent means none.
    */
   queue?: readonly QueuedMessage[];
+  /**
+   * Turns restored from an earlier page (`persist-transcript`), before `items`: shown read-only,
+   * and carried (within a budget) by the next request like any other turn.
+   */
+  earlier?: readonly TranscriptItem[];
   /** The voice session, while one is connecting or on (SPEC §9); absent or null otherwise. */
   voice?: { state: VoiceState; engine: string; asking?: string | null } | null;
 }
@@ -223,6 +249,11 @@ export interface WaveSessionApi extends PageToolsApi {
   close(): void;
   /** Settle a confirmation; ignored (returns false) unless `evidence.isTrusted`. */
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
+  /**
+   * Continue an earlier conversation: `items` (as `persist-transcript` kept them) become the
+   * start of the record, so the next request carries them. Optional for scripted sessions.
+   */
+  restore?(items: readonly TranscriptItem[]): void;
   /** Revoke the spend grant (the header pill); ignored unless `evidence.isTrusted`. */
   revokeGrant(evidence: VisitorEvidence): boolean;
   /**

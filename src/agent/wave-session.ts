@@ -18,6 +18,7 @@ import { ArgumentValidator } from '../tools/validator.js';
 import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
 import { waitingConfirmations } from './on-screen-confirmation.js';
+import { applyLoopUpdate, recapOutput, upsertPart } from './record.js';
 import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
@@ -42,6 +43,8 @@ export interface SessionLoopDeps {
   conversationId: () => string;
   clock: Clock;
   onUpdate: (update: LoopUpdate) => void;
+  /** The session's transcript (restored turns first): the loop derives every request from it. */
+  record: () => readonly TranscriptItem[];
 }
 
 /** The part of `ConversationLoop` the session drives. */
@@ -107,9 +110,6 @@ export class WaveSession implements WaveSessionApi {
   #stopMarked = false;
   #removePagehide: (() => void) | null = null;
   readonly #voice: VoiceSession;
-  // A voice turn's words are already in the transcript (from the engine): skip the loop's echo.
-  #skipUserEcho = false;
-  #assistantEcho: string | null = null;
 
   constructor(options: WaveSessionOptions = {}) {
     this.#options = options;
@@ -150,7 +150,7 @@ export class WaveSession implements WaveSessionApi {
       clock: this.#clock,
       builtinTools: () => options.builtinTools ?? {},
       emit: (event) => this.#emit(event),
-      onChip: (chip) => this.#upsert(chip),
+      onChip: (chip) => this.#upsertPart(chip),
       onNotice: (_id, notice) => this.#notice('info', notice),
     });
     this.#voice = new VoiceSession({
@@ -264,8 +264,7 @@ export class WaveSession implements WaveSessionApi {
     this.#emit({ type: 'message-sent', text: message });
     const loop = this.#ensureLoop();
     if (!loop) {
-      if (this.#skipUserEcho) this.#skipUserEcho = false;
-      else this.#append({ kind: 'message', id: this.#newId(), role: 'user', text: message, streaming: false });
+      if (!this.#isVoiceEcho('user', message)) this.#append({ kind: 'message', id: this.#newId(), role: 'user', text: message, streaming: false });
       this.#notice('error', { kind: NoticeKind.notConnected });
       return;
     }
@@ -349,6 +348,7 @@ export class WaveSession implements WaveSessionApi {
     this.#set({
       conversationId: this.#newId(),
       items: [],
+      earlier: [],
       status: ConversationStatus.idle,
       grant: this.#grant.state(),
     });
@@ -359,6 +359,27 @@ export class WaveSession implements WaveSessionApi {
     this.close();
     this.#removePagehide?.();
     this.#removePagehide = null;
+  }
+
+  /**
+   * Continues an earlier conversation (`persist-transcript` after a navigation): `items` go
+   * before this page's turns in the record, so the next request carries them (within the
+   * budget). Only finished rows are taken; kept results are re-capped like fresh ones.
+   *
+   * @example
+   * session.restore(await store.load(key));
+   */
+  restore(items: readonly TranscriptItem[]): void {
+    const earlier: TranscriptItem[] = [];
+    for (const item of Array.isArray(items) ? items : []) {
+      if (!item || typeof item !== 'object') continue;
+      if (item.kind === 'message' && !item.streaming) earlier.push(item);
+      else if (item.kind === 'tool' && item.status !== 'running' && item.status !== 'awaiting-confirmation') {
+        const { confirmation: _pending, ...part } = item;
+        earlier.push(typeof part.output === 'string' ? { ...part, output: recapOutput(part.output) } : part);
+      }
+    }
+    this.#set({ earlier });
   }
 
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean {
@@ -410,7 +431,8 @@ export class WaveSession implements WaveSessionApi {
   /**
    * Sends a spoken turn through the normal text loop and resolves with the last assistant
    * message of that turn ('' if none). Aborting `signal` stops that reply. The words are not
-   * recorded twice: the voice engine already reported them as transcript lines.
+   * recorded twice: the line the voice engine reported is the turn's visitor message, and the
+   * engine's line for the reply is the reply already recorded (see `#isVoiceEcho`).
    *
    * @example
    * const reply = await session.sendForReply('add a scene', signal);
@@ -418,7 +440,6 @@ export class WaveSession implements WaveSessionApi {
   async sendForReply(text: string, signal: AbortSignal): Promise<string> {
     if (signal.aborted) return '';
     const before = new Set(this.#state.items.map((i) => i.id));
-    this.#skipUserEcho = this.#voice.active;
     // This turn's own reply controller: aborting it stops just this turn (or drops it from the queue).
     const reply = new AbortController();
     const sending = this.#sendWith(text, reply);
@@ -431,23 +452,34 @@ export class WaveSession implements WaveSessionApi {
       await sending;
     } finally {
       signal.removeEventListener('abort', onAbort);
-      this.#skipUserEcho = false;
     }
     let answer = '';
     for (const item of this.#state.items) {
       if (item.kind === 'message' && item.role === 'assistant' && !before.has(item.id) && item.text.trim()) answer = item.text;
     }
-    if (answer && this.#voice.active && !signal.aborted) this.#assistantEcho = answer;
     return signal.aborted ? '' : answer;
   }
 
   #recordVoiceLine(role: 'user' | 'assistant', text: string): void {
-    if (role === 'assistant' && this.#assistantEcho !== null && this.#assistantEcho.trim() === text) {
-      // The text loop already recorded this reply.
-      this.#assistantEcho = null;
-      return;
+    if (role === 'assistant' && this.#isVoiceEcho('assistant', text)) return;
+    this.#append({ kind: 'message', id: `${VOICE_LINE}${this.#newId()}`, role, text, streaming: false });
+  }
+
+  /**
+   * True when `text` is already the newest message of the record from the other side of a voice
+   * turn: the visitor's words the voice engine reported, now echoed by the text loop; or the
+   * text loop's reply, now reported by the engine that spoke it. Read from the record, no flags.
+   */
+  #isVoiceEcho(role: 'user' | 'assistant', text: string): boolean {
+    if (!this.#voice.active) return false;
+    let last: TranscriptItem | undefined;
+    for (let i = this.#state.items.length - 1; i >= 0 && !last; i--) {
+      const item = this.#state.items[i] as TranscriptItem;
+      if (item.kind === 'message') last = item;
     }
-    this.#append({ kind: 'message', id: `voice_${this.#newId()}`, role, text, streaming: false });
+    if (!last || last.kind !== 'message' || last.role !== role || last.text.trim() !== text.trim()) return false;
+    // The user's line came from the engine; the assistant's from the text loop.
+    return role === 'user' ? last.id.startsWith(VOICE_LINE) : !last.id.startsWith(VOICE_LINE);
   }
 
   #interrupt(reason: 'stopped' | 'closed' | 'restarted'): void {
@@ -506,6 +538,10 @@ export class WaveSession implements WaveSessionApi {
         conversationId: () => this.#state.conversationId,
         clock: this.#clock,
         onUpdate: (update) => this.#apply(update),
+        record: () => {
+          const earlier = this.#state.earlier ?? [];
+          return earlier.length > 0 ? [...earlier, ...this.#state.items] : this.#state.items;
+        },
       });
     } catch (error) {
       this.#options.warn?.(`[wave-chat] could not start the conversation: ${describeError(error, { subject: 'Starting it' })}`);
@@ -518,24 +554,24 @@ export class WaveSession implements WaveSessionApi {
   #apply(update: LoopUpdate): void {
     switch (update.type) {
       case 'user-message':
-        if (this.#skipUserEcho) {
-          this.#skipUserEcho = false;
-          return;
-        }
-        this.#append({ kind: 'message', id: update.id, role: 'user', text: update.text, streaming: false });
+        // A spoken turn is already in the record: the engine reported the line.
+        if (this.#isVoiceEcho('user', update.text)) return;
+        this.#set({ items: applyLoopUpdate(this.#state.items, update) });
         return;
-      case 'assistant-delta': {
-        const existing = this.#state.items.find((i) => i.id === update.id);
-        const text = (existing?.kind === 'message' ? existing.text : '') + update.delta;
-        this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text, streaming: true });
+      case 'assistant-delta':
+      case 'tool-result':
+        this.#set({ items: applyLoopUpdate(this.#state.items, update) });
         return;
-      }
       case 'assistant-done':
-        if (this.#stopped) {
-          this.#stopMarked = true;
-          this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text: update.text, streaming: false, stopped: true });
-        } else {
-          this.#upsert({ kind: 'message', id: update.id, role: 'assistant', text: update.text, streaming: false });
+        {
+          const items = applyLoopUpdate(this.#state.items, update);
+          if (this.#stopped) {
+            // The visitor stopped this answer: it carries the marker.
+            this.#stopMarked = true;
+            this.#set({ items: items.map((i) => (i.id === update.id && i.kind === 'message' ? { ...i, stopped: true } : i)) });
+          } else {
+            this.#set({ items });
+          }
         }
         this.#emit({ type: 'message-received', text: update.text });
         return;
@@ -559,17 +595,9 @@ export class WaveSession implements WaveSessionApi {
     this.#set({ items: [...this.#state.items, item] });
   }
 
-  /** Replaces the item with the same id in place (chips keep their position), or appends. */
-  #upsert(item: TranscriptItem | ToolChipItem): void {
-    const items = this.#state.items;
-    const index = items.findIndex((i) => i.id === item.id);
-    if (index === -1) {
-      this.#append(item);
-      return;
-    }
-    const next = items.slice();
-    next[index] = item;
-    this.#set({ items: next });
+  /** A chip's new facts (see `upsertPart`). */
+  #upsertPart(part: ToolChipItem): void {
+    this.#set({ items: upsertPart(this.#state.items, part) });
   }
 
   #set(patch: Partial<SessionState>): void {
@@ -633,6 +661,9 @@ function builtinSchema(name: string, def: BuiltinToolDefinition): HostToolSchema
     tier3: read(() => def.tier3 === true, false),
   };
 }
+
+/** Id prefix of a line a voice engine reported. */
+const VOICE_LINE = 'voice_';
 
 /** A v4 UUID; `crypto.randomUUID` exists only in secure contexts, so plain-http pages build one. */
 function randomId(): string {

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { ConversationLoop, type LoopUpdate } from '../../src/agent/conversation-loop.js';
+import { persistableItems } from '../../components/transcript-store.js';
 import type { SessionState, TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
 import { WaveSession, type SessionLoop, type SessionLoopDeps, type WaveSessionOptions } from '../../src/agent/wave-session.js';
 import { spendGrantKey } from '../../src/consent/spend-grant.js';
@@ -315,6 +316,104 @@ describe('WaveSession', () => {
       session.stop();
       expect((await outcome).status).to.equal('cancelled');
       expect(calls).to.equal(0);
+    });
+  });
+
+  describe('the transcript is the one record', () => {
+    /** A real loop on a scripted transport: each step answers with the next script, requests are kept. */
+    function realLoop(scripts: WaveStreamEvent[][]) {
+      const requests: WaveRequest[] = [];
+      const transport: ModelTransport = {
+        async *step(request) {
+          requests.push(JSON.parse(JSON.stringify(request)) as WaveRequest);
+          for (const event of scripts.shift() ?? [{ type: 'end', reason: 'stop' }]) yield event;
+        },
+      } as ModelTransport;
+      const createLoop = (deps: SessionLoopDeps) => new ConversationLoop({ ...deps, transport });
+      return { requests, createLoop };
+    }
+
+    it("the request is derived from the session's transcript: text, tool calls with results, no display-only rows", async () => {
+      const { requests, createLoop } = realLoop([
+        [{ type: 'text', delta: 'Adding.' }, { type: 'tool_call', id: 'c1', name: 'add_task', arguments: { title: 'Milk' } }, { type: 'end', reason: 'tool_calls' }],
+        [{ type: 'text', delta: 'Added milk.' }, { type: 'end', reason: 'stop' }],
+        [{ type: 'text', delta: 'Sure.' }, { type: 'end', reason: 'stop' }],
+      ]);
+      const { session } = setup({ createLoop });
+      session.registerTool('add_task', {
+        description: 'Add a task.',
+        parameters: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+        handler: ({ title }: { title: string }) => ({ title }),
+      });
+      await session.send('Add milk');
+      // A page's own callTool shows a chip but is not part of the model's conversation.
+      await session.callTool('add_task', { title: 'Eggs' });
+      await session.send('Thanks');
+      expect(requests).to.have.length(3);
+      expect(requests[2]!.messages).to.deep.equal([
+        { role: 'user', content: 'Add milk' },
+        { role: 'assistant', content: 'Adding.', toolCalls: [{ id: 'c1', name: 'add_task', arguments: { title: 'Milk' } }] },
+        { role: 'tool', toolCallId: 'c1', name: 'add_task', content: '{"success":true,"title":"Milk"}' },
+        { role: 'assistant', content: 'Added milk.' },
+        { role: 'user', content: 'Thanks' },
+      ]);
+      // The model's chip is filed under its step; the page's own call is not.
+      const parts = session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
+      expect(parts.map((p) => [p.name, p.status, typeof p.step])).to.deep.equal([
+        ['add_task', 'succeeded', 'string'],
+        ['add_task', 'succeeded', 'undefined'],
+      ]);
+    });
+
+    it('restored turns (persist-transcript) start the record: the next request carries them, results re-capped', async () => {
+      const { requests, createLoop } = realLoop([[{ type: 'text', delta: 'Welcome back.' }, { type: 'end', reason: 'stop' }]]);
+      const { session } = setup({ createLoop });
+      const kept = persistableItems([
+        { kind: 'message', id: 'u0', role: 'user', text: 'Add milk', streaming: false },
+        { kind: 'tool', id: 'call_1', name: 'add_task', status: 'succeeded', step: 's0', input: { title: 'Milk' }, output: JSON.stringify({ success: true, note: 'n'.repeat(20_000) }) },
+        { kind: 'message', id: 's1', role: 'assistant', text: 'Added milk.', streaming: false },
+      ]);
+      session.restore(kept);
+      expect(session.state.earlier).to.have.length(3);
+      expect(session.state.items).to.deep.equal([]);
+      await session.send('And eggs?');
+      const messages = requests[0]!.messages;
+      expect(messages.map((m) => m.role)).to.deep.equal(['user', 'assistant', 'tool', 'assistant', 'user']);
+      expect(messages[0]).to.deep.equal({ role: 'user', content: 'Add milk' });
+      const tool = messages[2] as { content: string };
+      expect(tool.content.length).to.be.below(5000);
+      expect(messages[4]).to.deep.equal({ role: 'user', content: 'And eggs?' });
+      // A new conversation forgets them.
+      session.restart();
+      expect(session.state.earlier).to.deep.equal([]);
+    });
+
+    it('restore takes finished rows only and never a pending confirmation', () => {
+      const { session } = setup();
+      session.restore([
+        { kind: 'message', id: 'a', role: 'assistant', text: 'stre', streaming: true },
+        { kind: 'tool', id: 'c1', name: 'x', status: 'awaiting-confirmation' },
+        { kind: 'tool', id: 'c2', name: 'x', status: 'running' },
+        { kind: 'message', id: 'u', role: 'user', text: 'ok', streaming: false },
+      ] as TranscriptItem[]);
+      expect(session.state.earlier!.map((i) => i.id)).to.deep.equal(['u']);
+    });
+
+    it('retry after a failed step re-sends only that step: the partial reply is not sent, the completed tool never re-runs', async () => {
+      const { requests, createLoop } = realLoop([
+        [{ type: 'tool_call', id: 'c1', name: 'add_task', arguments: { title: 'Milk' } }, { type: 'end', reason: 'tool_calls' }],
+        [{ type: 'text', delta: 'Half' }, { type: 'error', code: 'upstream', message: 'down', retryable: true }],
+        [{ type: 'text', delta: 'Done.' }, { type: 'end', reason: 'stop' }],
+      ]);
+      const { session } = setup({ createLoop });
+      let runs = 0;
+      session.registerTool('add_task', { description: 'Add.', handler: () => ({ n: ++runs }) });
+      await session.send('Add milk');
+      expect(session.state.items.find((i) => i.kind === 'message' && i.text === 'Half')).to.deep.include({ discarded: true });
+      await session.retry();
+      expect(runs).to.equal(1);
+      expect(requests[2]!.messages).to.deep.equal(requests[1]!.messages);
+      expect(requests[2]!.messages.at(-1)).to.deep.include({ role: 'tool', toolCallId: 'c1' });
     });
   });
 });
