@@ -8,6 +8,7 @@ import {
   type WaveSessionApi,
 } from '../src/agent/types.js';
 import type { HostToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
+import { DEFAULT_VALIDATOR_ENGINE } from '../src/tools/validator.js';
 import {
   createBrowserSession,
   createVoiceEngine,
@@ -225,7 +226,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.open = false;
     this.floating = false;
     this.costUnit = 'cr';
-    this.validator = 'interpreter';
+    this.validator = DEFAULT_VALIDATOR_ENGINE;
     this.theme = 'auto';
     this.labels = {};
     this.persistTranscript = false;

@@ -2,6 +2,7 @@
  * The session a `<wave-chat>` element runs in a real page: the standard SSE transport to its
  * wave server, the conversation loop, the built-in page-reading tools and the tab-scoped grant.
  */
+import { DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
 import { createLazyPageTools } from '../page/lazy-page-tools.js';
 import { sessionStorageOrMemory } from '../storage.js';
 import { createSseTransport, TransportError, type ModelTransport } from '../transport/sse-client.js';
@@ -38,7 +39,7 @@ export function createBrowserSession(options: BrowserSessionOptions): WaveSessio
     siteId: options.siteId,
     costUnit: options.costUnit ?? 'cr',
     storage: sessionStorageOrMemory(),
-    validatorEngine: options.validator ?? 'interpreter',
+    validatorEngine: options.validator ?? DEFAULT_VALIDATOR_ENGINE,
     // The page-reading code loads just after start-up (the record fills in place).
     builtinTools: createLazyPageTools(options.isOwnUi ? { isOwnUi: options.isOwnUi } : {}).tools,
     transport: endpointTransport(endpointOf),

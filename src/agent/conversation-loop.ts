@@ -13,6 +13,7 @@ import {
 } from '../transport/protocol.js';
 import { TransportError, type ModelTransport } from '../transport/sse-client.js';
 import { describeError as describeThrown } from '../util/describe-error.js';
+import { randomId } from '../util/ids.js';
 import { applyLoopUpdate } from './record.js';
 import { HistoryBudget, toModelMessages } from './to-model-messages.js';
 import { ConversationStatus, NoticeKind, type NoticeFact, type TranscriptItem } from './types.js';
@@ -103,7 +104,6 @@ export class ConversationLoop {
   // Bumped by reset(): a chain from an earlier conversation must not touch the new history.
   #generation = 0;
   #chainAbort: AbortController | undefined;
-  #idCounter = 0;
 
   constructor(options: ConversationLoopOptions) {
     this.#options = options;
@@ -369,10 +369,7 @@ export class ConversationLoop {
   }
 
   #newId(): string {
-    if (this.#options.createId) return this.#options.createId();
-    if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-    this.#idCounter += 1;
-    return `msg-${Date.now().toString(36)}-${this.#idCounter}`;
+    return this.#options.createId ? this.#options.createId() : randomId();
   }
 }
 

@@ -8,121 +8,14 @@ import type {
   SpendGrantState,
   VisitorEvidence,
 } from '../consent/types.js';
-import type { HostToolSchema, SanitizedResult, ToolDefinition, ToolFailure, ToolOutcome } from '../tools/types.js';
+import type { ToolPart } from '../tools/tool-part.js';
+import type { HostToolSchema, SanitizedResult, ToolDefinition, ToolRunEvent } from '../tools/types.js';
+import type { NoticeFact } from '../notice.js';
+
 import type { VoiceEngine, VoiceState } from '../voice/types.js';
 
-/** Chip states (SPEC §4.5, §5). */
-export const ChipStatus = {
-  running: 'running',
-  awaitingConfirmation: 'awaiting-confirmation',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  cancelled: 'cancelled',
-} as const;
-export type ChipStatus = (typeof ChipStatus)[keyof typeof ChipStatus];
-
-/** Kinds of notice (SPEC §10): facts the elements put into words from their labels. */
-export const NoticeKind = {
-  /** A message sent while a reply was in flight. */
-  busy: 'busy',
-  /** The reply stopped at its length limit. */
-  replyTruncated: 'reply-truncated',
-  /** The chain stopped after `steps` model steps (retry continues it). */
-  stepLimit: 'step-limit',
-  /** A model step failed: `code` is the transport's or server's (`network`, `timeout`, `rate_limited`…). */
-  stepFailed: 'step-failed',
-  /** No conversation loop could be made, so the message was not sent. */
-  notConnected: 'not-connected',
-  /** A tool call's arguments were invalid; the model got the validator's reason and may try again. */
-  invalidArguments: 'invalid-arguments',
-  /** The model asked for tools the page does not offer (`tools`); nothing was run. */
-  toolsUnavailable: 'tools-unavailable',
-  /** Voice could not start or ended on a failure: `reason` as in `VoiceEndReason`, or `unsupported`, `no-microphone`. */
-  voiceFailed: 'voice-failed',
-} as const;
-export type NoticeKind = (typeof NoticeKind)[keyof typeof NoticeKind];
-
-/** What a notice says, as data (never a sentence). */
-export type NoticeFact =
-  | { kind: typeof NoticeKind.busy }
-  | { kind: typeof NoticeKind.replyTruncated }
-  | { kind: typeof NoticeKind.stepLimit; steps: number }
-  | {
-      kind: typeof NoticeKind.stepFailed;
-      code: string;
-      /** The transport's or server's own message (English, for developers and logs). */
-      message: string;
-    }
-  | { kind: typeof NoticeKind.notConnected }
-  | {
-      kind: typeof NoticeKind.invalidArguments;
-      /** The tool name, as called. */
-      name: string;
-      /** Its readable title. */
-      title: string;
-      /** Who sent the call: the model retries on its own; a page's `callTool` does not. */
-      source: 'model' | 'host';
-      /** The validator's reason, as the model received it. */
-      reason: string;
-    }
-  | { kind: typeof NoticeKind.toolsUnavailable; tools: string[] }
-  | {
-      kind: typeof NoticeKind.voiceFailed;
-      reason: string;
-      /** The engine's own message, when it gave one. */
-      message?: string;
-    };
-
-/** One tool call as the transcript shows it: facts only; the chip words them from its labels. */
-export interface ToolPart {
-  kind: 'tool';
-  /** The tool call id. */
-  id: string;
-  /** The tool name, as called. */
-  name: string;
-  /** Readable title: the definition's `title`, or the name as words ("Buy wave sticker pack"). */
-  title?: string;
-  /** One of our built-in tools (`read_page`, `load_tools`…): the elements have labels for their titles. */
-  builtin?: boolean;
-  /** The call's key argument (first required string argument that is not an id). */
-  subject?: string;
-  /** The validated arguments (absent before validation, and on restored chips). */
-  args?: Readonly<Record<string, unknown>>;
-  status: ChipStatus;
-  /**
-   * The page's own words for this state, when it gave some: `runningLabel` while running,
-   * `summary(args, result)` when done. Never a sentence of ours.
-   */
-  label?: string;
-  /** Credits the call costs (read when it ran or was confirmed), when > 0. */
-  cost?: number;
-  /** Credits spent by this call, for the receipt `· −40 cr`. */
-  spent?: number;
-  /** Handler runs so far. */
-  attempts?: number;
-  /** Why it failed, when status is failed. */
-  failure?: ToolFailure;
-  /** The handler's own error message, when `failure` is `handler`. */
-  error?: string;
-  /** Present while status is awaiting-confirmation. */
-  confirmation?: ConfirmationRequest;
-  /**
-   * The model step this call belongs to (the id of that step's assistant message, which may have
-   * no text). Absent for a page's own `callTool` and for voice calls: those never reach the text
-   * model's record.
-   */
-  step?: string;
-  /** The arguments exactly as the model sent them (what the request repeats back to it). */
-  input?: Readonly<Record<string, unknown>>;
-  /** What the model received for this call (a JSON object, sanitized and capped), once settled. */
-  output?: string;
-  /**
-   * No chip: the call was refused before it reached the visitor (its arguments were invalid and
-   * a notice said so, it named a tool the step did not offer, or the reply stopped before it
-   * ran). Kept because the model made the call and must see its result.
-   */
-  silent?: boolean;
-}
+export { ChipStatus, type ToolPart } from '../tools/tool-part.js';
+export { NoticeKind, type NoticeFact } from '../notice.js';
 
 /** One row of the transcript. */
 export type TranscriptItem =
@@ -193,11 +86,7 @@ export interface QueuedMessage {
 
 /** Events of SPEC §11 as the core emits them; the element re-dispatches each as a DOM event. */
 export type WaveCoreEvent =
-  | { type: 'tool-call-requested'; callId: string; name: string; args: unknown }
-  | { type: 'tool-call-started'; callId: string; name: string; attempt: number }
-  | { type: 'tool-call-succeeded'; outcome: ToolOutcome }
-  | { type: 'tool-call-failed'; outcome: ToolOutcome }
-  | { type: 'tool-call-cancelled'; outcome: ToolOutcome }
+  | ToolRunEvent
   | { type: 'confirmation-shown'; request: ConfirmationRequest }
   | { type: 'confirmation-answered'; id: string; decision: ConfirmDecision; source: VisitorEvidence['source'] | 'system' }
   | { type: 'grant-started'; grant: SpendGrantState }

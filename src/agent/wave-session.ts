@@ -8,13 +8,15 @@ import { ConfirmationGate } from '../consent/confirmation-gate.js';
 import { SpendGrant, SpendGrantEvent } from '../consent/spend-grant.js';
 import type { ConfirmDecision, SpendGrantState, VisitorEvidence } from '../consent/types.js';
 import { isTrustedEvidence } from '../consent/confirmation-gate.js';
+import { randomId } from '../util/ids.js';
+import { consentSchema } from '../consent/policy.js';
 import { PageContext } from '../context/page-context.js';
 import type { KeyValueStorage } from '../storage.js';
 import { ToolDeferral } from '../tools/deferral.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolRunner, type BuiltinToolDefinition, type ToolChipItem } from '../tools/runner.js';
 import type { HostToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
-import { ArgumentValidator } from '../tools/validator.js';
+import { ArgumentValidator, DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
 import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
 import { waitingConfirmations } from './on-screen-confirmation.js';
@@ -69,7 +71,7 @@ export interface WaveSessionOptions {
   costUnit?: string;
   /** Conversation ids (default `crypto.randomUUID()`). */
   createId?: () => string;
-  /** Argument validator engine (default 'auto': ajv, or the interpreter where eval is blocked). */
+  /** Argument validator engine (default `DEFAULT_VALIDATOR_ENGINE`, the interpreter: no eval, CSP-safe). */
   validatorEngine?: 'auto' | 'ajv' | 'interpreter';
 }
 
@@ -116,7 +118,7 @@ export class WaveSession implements WaveSessionApi {
     this.siteId = options.siteId ?? 'default';
     this.costUnit = options.costUnit ?? 'cr';
     this.#clock = options.clock ?? systemClock;
-    this.#validator = new ArgumentValidator({ engine: options.validatorEngine ?? 'auto' });
+    this.#validator = new ArgumentValidator({ engine: options.validatorEngine ?? DEFAULT_VALIDATOR_ENGINE });
     const warn = options.warn ?? ((m: string) => console.warn(m));
     this.registry = new ToolRegistry({ warn });
     this.#context = new PageContext({ warn });
@@ -648,7 +650,6 @@ function builtinSchema(name: string, def: BuiltinToolDefinition): HostToolSchema
       return fallback;
     }
   };
-  const cost = read(() => def.cost, 0);
   return {
     name,
     description: read(() => (typeof def.description === 'string' ? def.description : ''), ''),
@@ -656,25 +657,11 @@ function builtinSchema(name: string, def: BuiltinToolDefinition): HostToolSchema
       type: 'object',
       properties: {},
     },
-    confirm: read(() => def.confirm === true, false) || (typeof cost === 'number' && cost > 0),
-    cost: typeof cost === 'number' && Number.isFinite(cost) && cost > 0 ? cost : 0,
-    tier3: read(() => def.tier3 === true, false),
+    // The same rule as the runner's and the registry's: tier3 and an unreadable cost confirm too.
+    ...consentSchema(def),
   };
 }
 
 /** Id prefix of a line a voice engine reported. */
 const VOICE_LINE = 'voice_';
-
-/** A v4 UUID; `crypto.randomUUID` exists only in secure contexts, so plain-http pages build one. */
-function randomId(): string {
-  const c = globalThis.crypto;
-  if (typeof c?.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (typeof c?.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 

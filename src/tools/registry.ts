@@ -2,6 +2,7 @@
  * The page-tool catalogue of one element (SPEC §3, §7): accepts or rejects definitions,
  * keeps registration order, and produces the handler-free schemas a request carries.
  */
+import { consentSchema } from '../consent/policy.js';
 import { inspectParametersSchema } from './schema-check.js';
 import {
   RESERVED_TOOL_NAMES,
@@ -147,20 +148,12 @@ export class ToolRegistry {
    * registry.toSchema(tool).confirm; // true when the tool's cost getter now returns 40
    */
   toSchema(tool: RegisteredTool): HostToolSchema {
-    const rawCost = readFresh(tool.definition, 'cost');
-    const costOk = rawCost.ok && (rawCost.value === undefined || isValidCost(rawCost.value));
-    const cost = costOk && typeof rawCost.value === 'number' ? rawCost.value : 0;
-    const confirm = readFresh(tool.definition, 'confirm');
-    const tier3 = readFresh(tool.definition, 'tier3');
-    const isTier3 = !tier3.ok || Boolean(tier3.value);
     return {
       name: tool.name,
       description: tool.description ?? readDescription(tool.definition),
       parameters: tool.parameters,
       // Anything we could not read safely asks the visitor: failing closed, never open.
-      confirm: !costOk || !confirm.ok || Boolean(confirm.value) || cost > 0 || isTier3,
-      cost,
-      tier3: isTier3,
+      ...consentSchema(tool.definition),
     };
   }
 
@@ -268,15 +261,6 @@ function readData(object: object, key: string, options: { skipGetters?: boolean 
     return { kind: 'getter', value: descriptor.get ? descriptor.get.call(object) : undefined };
   }
   return { kind: 'missing' };
-}
-
-/** Reads a possibly-getter property, never throwing. */
-function readFresh(definition: ToolDefinition, key: 'cost' | 'confirm' | 'tier3'): { ok: boolean; value: unknown } {
-  try {
-    return { ok: true, value: (definition as unknown as Record<string, unknown>)[key] };
-  } catch {
-    return { ok: false, value: undefined };
-  }
 }
 
 function readDescription(definition: ToolDefinition): string {

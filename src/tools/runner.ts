@@ -6,8 +6,10 @@
 import { sleep, systemClock, type Clock } from '../clock.js';
 import type { ConfirmationGate } from '../consent/confirmation-gate.js';
 import type { SpendGrant, SpendHold } from '../consent/spend-grant.js';
+import { mustConfirm, readConsentFacts } from '../consent/policy.js';
 import { ConfirmDecision, type ConfirmationRequest } from '../consent/types.js';
-import { ChipStatus, NoticeKind, type NoticeFact, type ToolPart, type WaveCoreEvent } from '../agent/types.js';
+import { NoticeKind, type NoticeFact } from '../notice.js';
+import { ChipStatus, type ToolPart } from './tool-part.js';
 import type { ToolDeferral } from './deferral.js';
 import type { ToolRegistry } from './registry.js';
 import { isFailure, sanitizeBuiltinResult, sanitizeResult } from './sanitize.js';
@@ -22,6 +24,7 @@ import {
   type ToolCall,
   type ToolDefinition,
   type ToolOutcome,
+  type ToolRunEvent,
 } from './types.js';
 import type { ArgumentValidator } from './validator.js';
 import { describeError } from '../util/describe-error.js';
@@ -52,7 +55,7 @@ export interface ToolRunnerOptions {
   clock?: Clock;
   /** Built-in tools, offered only while the registry is empty. */
   builtinTools?: () => Readonly<Record<string, BuiltinToolDefinition>>;
-  emit?: (event: WaveCoreEvent) => void;
+  emit?: (event: ToolRunEvent) => void;
   /** A chip's facts changed (one call, keyed by its id). */
   onChip?: (chip: ToolChipItem) => void;
   /** Something the visitor should know that is not a chip (invalid arguments), keyed by the call id. */
@@ -492,7 +495,7 @@ export class ToolRunner {
     }
   }
 
-  #emit(event: WaveCoreEvent): void {
+  #emit(event: ToolRunEvent): void {
     try {
       this.#o.emit?.(event);
     } catch {
@@ -503,37 +506,19 @@ export class ToolRunner {
 
 function readConsent(tool: ResolvedTool, args: Record<string, unknown>): ConsentReading | null {
   const def = tool.definition;
-  let cost: number;
-  try {
-    const raw: unknown = def.cost;
-    if (raw === undefined || raw === null) cost = 0;
-    else if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) cost = raw;
-    else return null; // NaN, negative, Infinity, a string: the price is unknown, fail closed.
-  } catch {
-    return null;
-  }
-  let tier3: boolean;
-  try {
-    // Any truthy value is on, as the schema reports it (registry.toSchema): failing closed.
-    tier3 = Boolean(def.tier3);
-  } catch {
-    tier3 = true; // unreadable: the stricter reading
-  }
-  let confirm: boolean;
-  try {
-    confirm = Boolean(def.confirm);
-  } catch {
-    confirm = true;
-  }
-  if (!confirm && cost === 0 && !tier3 && typeof def.confirmIf === 'function') {
+  const facts = readConsentFacts(def);
+  // The price is unknown: not run at all (the schema already asked the model to expect a confirmation).
+  if (!facts.costReadable) return null;
+  const { cost, tier3 } = facts;
+  let confirm = mustConfirm(facts);
+  if (!confirm) {
+    // A built-in's per-call rule (e.g. `navigate` off-site).
     try {
-      confirm = def.confirmIf(args) !== false;
+      confirm = typeof def.confirmIf === 'function' && def.confirmIf(args) !== false;
     } catch {
       confirm = true;
     }
   }
-  // tier3 means "always ask", so it forces confirmation like a cost does.
-  confirm = confirm || cost > 0 || tier3;
   let label: string | undefined;
   if (confirm) {
     try {

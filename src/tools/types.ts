@@ -104,6 +104,14 @@ export interface ToolOutcome {
   attempts: number;
 }
 
+/** What the runner reports as a call goes (SPEC §11; the session re-emits them as core events). */
+export type ToolRunEvent =
+  | { type: 'tool-call-requested'; callId: string; name: string; args: unknown }
+  | { type: 'tool-call-started'; callId: string; name: string; attempt: number }
+  | { type: 'tool-call-succeeded'; outcome: ToolOutcome }
+  | { type: 'tool-call-failed'; outcome: ToolOutcome }
+  | { type: 'tool-call-cancelled'; outcome: ToolOutcome };
+
 /**
  * What the model receives for a call: a JSON-safe plain object. Normally it carries a boolean
  * `success`; the oversize form is exactly `{ note, preview, truncated: true }` (SPEC §4.6).

@@ -25,6 +25,12 @@ export const ValidatorEngine = {
 } as const;
 export type ValidatorEngine = (typeof ValidatorEngine)[keyof typeof ValidatorEngine];
 
+/**
+ * The engine a session validates with unless told otherwise (`new WaveSession()`, the element,
+ * `createBrowserSession`): the interpreter needs no eval, so it works under a strict CSP.
+ */
+export const DEFAULT_VALIDATOR_ENGINE: 'auto' | ValidatorEngine = ValidatorEngine.interpreter;
+
 /** Options for {@link ArgumentValidator}. */
 export interface ArgumentValidatorOptions {
   /** 'auto' (default): ajv, or the interpreter where eval is blocked. */

@@ -1,0 +1,67 @@
+/**
+ * A tool call as the transcript records it: data with a status and facts, never a sentence.
+ * The runner writes it; the conversation loop files it under its model step; the elements word it.
+ */
+import type { ConfirmationRequest } from '../consent/types.js';
+import type { ToolFailure } from './types.js';
+
+/** Chip states (SPEC §4.5, §5). */
+export const ChipStatus = {
+  running: 'running',
+  awaitingConfirmation: 'awaiting-confirmation',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+} as const;
+export type ChipStatus = (typeof ChipStatus)[keyof typeof ChipStatus];
+
+/** One tool call as the transcript shows it: facts only; the chip words them from its labels. */
+export interface ToolPart {
+  kind: 'tool';
+  /** The tool call id. */
+  id: string;
+  /** The tool name, as called. */
+  name: string;
+  /** Readable title: the definition's `title`, or the name as words ("Buy wave sticker pack"). */
+  title?: string;
+  /** One of our built-in tools (`read_page`, `load_tools`…): the elements have labels for their titles. */
+  builtin?: boolean;
+  /** The call's key argument (first required string argument that is not an id). */
+  subject?: string;
+  /** The validated arguments (absent before validation, and on restored chips). */
+  args?: Readonly<Record<string, unknown>>;
+  status: ChipStatus;
+  /**
+   * The page's own words for this state, when it gave some: `runningLabel` while running,
+   * `summary(args, result)` when done. Never a sentence of ours.
+   */
+  label?: string;
+  /** Credits the call costs (read when it ran or was confirmed), when > 0. */
+  cost?: number;
+  /** Credits spent by this call, for the receipt `· −40 cr`. */
+  spent?: number;
+  /** Handler runs so far. */
+  attempts?: number;
+  /** Why it failed, when status is failed. */
+  failure?: ToolFailure;
+  /** The handler's own error message, when `failure` is `handler`. */
+  error?: string;
+  /** Present while status is awaiting-confirmation. */
+  confirmation?: ConfirmationRequest;
+  /**
+   * The model step this call belongs to (the id of that step's assistant message, which may have
+   * no text). Absent for a page's own `callTool` and for voice calls: those never reach the text
+   * model's record.
+   */
+  step?: string;
+  /** The arguments exactly as the model sent them (what the request repeats back to it). */
+  input?: Readonly<Record<string, unknown>>;
+  /** What the model received for this call (a JSON object, sanitized and capped), once settled. */
+  output?: string;
+  /**
+   * No chip: the call was refused before it reached the visitor (its arguments were invalid and
+   * a notice said so, it named a tool the step did not offer, or the reply stopped before it
+   * ran). Kept because the model made the call and must see its result.
+   */
+  silent?: boolean;
+}
