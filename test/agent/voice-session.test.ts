@@ -1,4 +1,5 @@
 import { aTimeout, expect } from '@open-wc/testing';
+import { toModelMessages } from '../../src/agent/to-model-messages.js';
 import type { LoopUpdate } from '../../src/agent/conversation-loop.js';
 import type { TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
 import { unavailableVoiceEngine } from '../../src/agent/voice-session.js';
@@ -520,6 +521,54 @@ describe('WaveSession voice', () => {
     expect(reply).to.equal('You said hello there.');
     engine.options!.onTranscript({ role: 'assistant', text: reply, final: true });
     expect(messages()).to.deep.equal(['user: hello there', 'assistant: Let me check.', 'assistant: You said hello there.']);
+  });
+
+  it('spoken turns enter the record like typed ones: the next text request carries them (realtime lines too)', async () => {
+    let deps: SessionLoopDeps | undefined;
+    const { session } = setup((d) => {
+      deps = d;
+      return { async send() {}, async retry() {}, reset() {} };
+    });
+    const engine = new FakeEngine('realtime');
+    await session.startVoice(engine);
+    engine.hear('what is on my list');
+    engine.options!.onTranscript({ role: 'assistant', text: 'Milk and eggs.', final: true });
+    engine.options!.onTranscript({ role: 'assistant', text: 'Anything else?', final: true });
+    session.endVoice();
+    await session.send('no thanks');
+    expect(toModelMessages(deps!.record())).to.deep.equal([
+      { role: 'user', content: 'what is on my list' },
+      { role: 'assistant', content: 'Milk and eggs.' },
+      { role: 'assistant', content: 'Anything else?' },
+    ]);
+  });
+
+  it('a browser-voice turn is one visitor message and one reply in the record, whatever the order of echoes', async () => {
+    let deps: SessionLoopDeps | undefined;
+    let turn = 0;
+    const loop: SessionLoop = {
+      async send(text) {
+        turn += 1;
+        deps!.onUpdate({ type: 'user-message', id: `u${turn}`, text });
+        deps!.onUpdate({ type: 'assistant-done', id: `a${turn}`, text: `Said: ${text}` });
+      },
+      async retry() {},
+      reset() {},
+    };
+    const { session, messages } = setup((d) => {
+      deps = d;
+      return loop;
+    });
+    const engine = new FakeEngine('browser');
+    await session.startVoice(engine);
+    for (const said of ['one', 'one']) {
+      engine.hear(said);
+      const reply = await session.sendForReply(said, new AbortController().signal);
+      engine.options!.onTranscript({ role: 'assistant', text: reply, final: true });
+    }
+    // The same words twice are two turns, each recorded once.
+    expect(messages()).to.deep.equal(['user: one', 'assistant: Said: one', 'user: one', 'assistant: Said: one']);
+    expect(toModelMessages(deps!.record()).map((m) => m.role)).to.deep.equal(['user', 'assistant', 'user', 'assistant']);
   });
 
   it('text-loop turns during voice carry the tool set voice opened with', async () => {

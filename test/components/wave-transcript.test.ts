@@ -28,6 +28,15 @@ describe('<wave-transcript>', () => {
       expect(bot!.querySelector('strong')!.textContent).to.equal('bold');
     });
 
+    it('a silent tool part (kept for the model only) renders nothing, live or restored', async () => {
+      const silent: TranscriptItem = { kind: 'tool', id: 's1', name: 'nope', status: ChipStatus.failed, silent: true, step: 'x', output: '{}' };
+      const shown: TranscriptItem = { kind: 'tool', id: 't1', name: 'add', status: ChipStatus.succeeded };
+      const el = await fixture<WaveTranscript>(
+        html`<wave-transcript .history=${[{ ...silent, id: 'h1' }]} .items=${[silent, shown]}></wave-transcript>`,
+      );
+      expect(el.shadowRoot!.querySelectorAll('wave-tool-chip')).to.have.length(1);
+    });
+
     it('renders chips and notices', async () => {
       const items: TranscriptItem[] = [
         { kind: 'tool', id: 't1', name: 'add', status: ChipStatus.succeeded, label: 'Added', spent: 40 },
