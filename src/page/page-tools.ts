@@ -2,7 +2,7 @@
  * The built-in page-reading tools (SPEC §8), offered only when the page registered none:
  * `read_page`, `click_element`, `fill_field`, `select_option`, `scroll_to`, `navigate`.
  */
-import type { HandlerContext, ToolDefinition } from '../tools/types.js';
+import type { BuiltinToolDefinition, HandlerContext } from '../tools/types.js';
 import { chooseOption, fillEditable, fillText, revealElement, simulateClick } from './actions.js';
 import {
   Role,
@@ -18,11 +18,7 @@ import { buildOutline, fieldValue, flattenOutline, isDisabled, paginate } from '
 import { RefRegistry } from './ref-registry.js';
 import { collapseWhitespace } from './text.js';
 
-/** A built-in tool: a tool definition that may ask for confirmation only for some arguments. */
-export type BuiltinToolDefinition = ToolDefinition & {
-  /** True when this particular call must be confirmed by the visitor (e.g. a submit click). */
-  confirmIf?: (args: Record<string, unknown>) => boolean;
-};
+export type { BuiltinToolDefinition } from '../tools/types.js';
 
 /** Options of {@link createPageTools}. */
 export interface PageToolsOptions {

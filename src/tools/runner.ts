@@ -12,17 +12,17 @@ import { NoticeKind, type NoticeFact } from '../notice.js';
 import { ChipStatus, type ToolPart } from './tool-part.js';
 import type { ToolDeferral } from './deferral.js';
 import type { ToolRegistry } from './registry.js';
-import { isFailure, sanitizeBuiltinResult, sanitizeResult } from './sanitize.js';
+import { sanitizeResult } from './sanitize.js';
+import { FAILED_TEXT, runHandler, type AttemptResult } from './execute.js';
+import { resolveTool, unknownBuiltinText, type ResolvedTool, type ToolCallSource } from './resolve.js';
 import { keyArgument, readableToolName, toolTitle } from './tool-title.js';
 import {
   ToolFailure,
   ToolLimits,
   ToolOutcomeStatus,
-  type HandlerContext,
-  type JsonSchema,
   type SanitizedResult,
   type ToolCall,
-  type ToolDefinition,
+  type BuiltinToolDefinition,
   type ToolOutcome,
   type ToolRunEvent,
 } from './types.js';
@@ -30,13 +30,12 @@ import type { ArgumentValidator } from './validator.js';
 import { describeError } from '../util/describe-error.js';
 
 /** A built-in tool: a definition plus an optional per-call confirmation rule (e.g. `navigate`). */
-export type BuiltinToolDefinition = ToolDefinition & { confirmIf?: (args: Record<string, unknown>) => boolean };
+export type { BuiltinToolDefinition } from './types.js';
 
 /** One tool chip as the transcript shows it (facts only). */
 export type ToolChipItem = ToolPart;
 
-/** Where a call comes from: the model, or the page's own `callTool`. */
-export type ToolCallSource = 'model' | 'host';
+export type { ToolCallSource } from './resolve.js';
 
 export interface ToolRunOptions {
   /** Aborts the call: the reply was stopped. */
@@ -70,24 +69,14 @@ export const RunnerText = {
   cancelled: 'The visitor cancelled this action. Do not retry it.',
   stopped: 'The action was stopped before it finished. Do not retry it unless the visitor asks.',
   timedOut: (ms: number) => `The action timed out after ${ms} ms. It may or may not have completed; check before retrying.`,
-  failed: 'The action failed.',
+  failed: FAILED_TEXT,
   unreadableCost: (name: string) =>
     `The cost of ${name} could not be read, so it was not run. Tell the visitor the action is unavailable right now.`,
-  unknownBuiltin: (name: string, names: string[]) =>
-    `Unknown tool "${name}". Available tools: ${names.length ? names.join(', ') : 'none'}.`,
+  unknownBuiltin: unknownBuiltinText,
 } as const;
 
 const MAX_LABEL_CHARS = 200;
 
-interface ResolvedTool {
-  name: string;
-  definition: BuiltinToolDefinition;
-  parameters: JsonSchema;
-  /** A built-in tool of ours: its plain-data results get the looser built-in caps. */
-  builtin?: boolean;
-}
-
-type Resolution = { kind: 'tool'; tool: ResolvedTool } | { kind: 'load_tools' } | { kind: 'unknown'; error: string };
 
 /** What reading the consent getters produced at show time. */
 interface ConsentReading {
@@ -118,12 +107,6 @@ interface Ending {
   spent?: number;
 }
 
-type AttemptResult =
-  | { kind: 'ok'; result: SanitizedResult }
-  /** `error` is what the model reads; `own` is the handler's own message, when it gave one (the chip shows only that). */
-  | { kind: 'failed'; result: SanitizedResult; error: string; own?: string }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'aborted' };
 
 /**
  * Runs tool calls. One runner per session; `abortAll` ends every handler in flight (chat closed).
@@ -181,7 +164,7 @@ export class ToolRunner {
       const parsed = parseArguments(rawArgs);
       this.#emit({ type: 'tool-call-requested', callId, name, args: parsed.ok ? parsed.value : rawArgs });
 
-      const resolution = this.#resolve(name, options.source);
+      const resolution = resolveTool(name, options.source, { registry: this.#o.registry, deferral: this.#o.deferral, builtins: () => this.#o.builtinTools?.() ?? {} });
       if (resolution.kind === 'unknown') {
         const facts: CallFacts = { name, title: readableToolName(name) };
         return this.#finish(callId, facts, ToolOutcomeStatus.unknown, { success: false, error: resolution.error }, { label: resolution.error, failure: ToolFailure.unknownTool }, 0);
@@ -221,32 +204,6 @@ export class ToolRunner {
     }
   }
 
-  #resolve(name: string, source: ToolCallSource): Resolution {
-    const { registry, deferral } = this.#o;
-    if (registry.size > 0) {
-      if (name === 'load_tools' && deferral.isDeferring(registry)) return { kind: 'load_tools' };
-      const registered = registry.get(name);
-      if (registered && (source === 'host' || deferral.isActive(registry, name))) {
-        return { kind: 'tool', tool: { name, definition: registered.definition, parameters: registered.parameters } };
-      }
-      return { kind: 'unknown', error: deferral.unknownToolError(registry, name) };
-    }
-    const builtins = this.#builtins();
-    const def = Object.prototype.hasOwnProperty.call(builtins, name) ? builtins[name] : undefined;
-    if (def && typeof def.handler === 'function') {
-      const parameters = isObject(def.parameters) ? def.parameters : { type: 'object', properties: {} };
-      return { kind: 'tool', tool: { name, definition: def, parameters, builtin: true } };
-    }
-    return { kind: 'unknown', error: RunnerText.unknownBuiltin(name, Object.keys(builtins)) };
-  }
-
-  #builtins(): Readonly<Record<string, BuiltinToolDefinition>> {
-    try {
-      return this.#o.builtinTools?.() ?? {};
-    } catch {
-      return {};
-    }
-  }
 
   #loadTools(callId: string, args: unknown): ToolOutcome {
     const facts: CallFacts = { name: 'load_tools', title: readableToolName('load_tools'), builtin: true };
@@ -353,7 +310,7 @@ export class ToolRunner {
         attempts += 1;
         if (attempts > 1) this.#chip(callId, facts, ChipStatus.running, { ...running, attempts });
         this.#emit({ type: 'tool-call-started', callId, name, attempt: attempts });
-        last = await this.#attempt(callId, tool, args, run);
+        last = await runHandler(callId, tool, args, run, this.#clock);
         if (last.kind !== 'failed') break;
       }
     } finally {
@@ -380,62 +337,6 @@ export class ToolRunner {
     return this.#finish(callId, facts, ToolOutcomeStatus.succeeded, last.result, ending, attempts);
   }
 
-  /** One handler run, bounded by the timeout and the call's signal. */
-  async #attempt(
-    callId: string,
-    tool: ResolvedTool,
-    args: Record<string, unknown>,
-    run: { signal: AbortSignal; conversationId: string },
-  ): Promise<AttemptResult> {
-    const outer = run.signal;
-    const timeoutMs = readTimeout(tool.definition);
-    const controller = new AbortController();
-    let timedOut = false;
-    let wake: (() => void) | undefined;
-    const stopped = new Promise<'stopped'>((resolve) => {
-      wake = () => resolve('stopped');
-    });
-    const onOuterAbort = () => {
-      controller.abort(outer.reason);
-      wake?.();
-    };
-    outer.addEventListener('abort', onOuterAbort, { once: true });
-    const timer = this.#clock.setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
-      wake?.();
-    }, timeoutMs);
-    if (outer.aborted) onOuterAbort();
-
-    const handlerContext: HandlerContext = { callId, conversationId: run.conversationId, signal: controller.signal };
-    try {
-      // `new Promise` adopts thenables safely: a throwing `then` getter becomes a rejection.
-      const running = new Promise<unknown>((resolve) => resolve(tool.definition.handler(args, handlerContext)));
-      const settled = await Promise.race([
-        running.then(
-          (value) => ({ ok: true as const, value }),
-          (error: unknown) => ({ ok: false as const, error }),
-        ),
-        stopped,
-      ]);
-      if (settled === 'stopped' || controller.signal.aborted) {
-        return timedOut ? { kind: 'timeout', ms: timeoutMs } : { kind: 'aborted' };
-      }
-      if (!settled.ok) {
-        const error = describeError(settled.error);
-        const own = ownMessage(settled.error);
-        return { kind: 'failed', result: sanitizeResult({ success: false, error }), error, ...(own ? { own } : {}) };
-      }
-      const result = tool.builtin ? sanitizeBuiltinResult(settled.value) : sanitizeResult(settled.value);
-      // isFailure also reads a failure inside the oversize `{ note, preview }` form.
-      const failure = isFailure(result);
-      if (failure.failed) return { kind: 'failed', result, error: failure.error || RunnerText.failed, ...(failure.error ? { own: failure.error } : {}) };
-      return { kind: 'ok', result };
-    } finally {
-      this.#clock.clearTimeout(timer);
-      outer.removeEventListener('abort', onOuterAbort);
-    }
-  }
 
   #invalid(callId: string, facts: CallFacts, reason: string, source: ToolCallSource): ToolOutcome {
     // The model gets the validator's precise reason; the visitor a notice, not a red chip.
@@ -556,15 +457,6 @@ function readSummary(tool: ResolvedTool, args: Record<string, unknown>, result: 
   return undefined;
 }
 
-function readTimeout(def: ToolDefinition): number {
-  try {
-    const raw: unknown = def.timeoutMs;
-    if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0) return raw;
-  } catch {
-    /* default */
-  }
-  return ToolLimits.defaultTimeoutMs;
-}
 
 function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (raw === undefined || raw === null || raw === '') return { ok: true, value: {} };
@@ -581,25 +473,6 @@ function failureText(result: SanitizedResult): string {
   return typeof error === 'string' && error.trim() !== '' ? error : RunnerText.failed;
 }
 
-/**
- * The message a handler gave with what it threw, in its own words (an Error's message, a string,
- * an object's `message` or `error`), or undefined: a description we make up is for the model only.
- */
-function ownMessage(thrown: unknown): string | undefined {
-  try {
-    if (typeof thrown === 'string') return thrown.trim() !== '' ? thrown : undefined;
-    if (typeof thrown !== 'object' || thrown === null) return undefined;
-    const record = thrown as Record<string, unknown>;
-    for (const key of ['message', 'error']) {
-      const value = record[key];
-      if (typeof value === 'string' && value.trim() !== '') return value;
-    }
-  } catch {
-    /* a throwing getter says nothing */
-  }
-  return undefined;
-}
-
 function capLabel(label: string): string {
   return label.length > MAX_LABEL_CHARS ? `${label.slice(0, MAX_LABEL_CHARS - 1)}…` : label;
 }
@@ -608,9 +481,6 @@ function safeString(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One signal that aborts when any of `signals` does; `dispose` detaches it. */
 function linkSignals(signals: AbortSignal[]): { signal: AbortSignal; dispose: () => void } {

@@ -38,6 +38,12 @@ export interface ToolDefinition {
   core?: boolean;
 }
 
+/** A built-in tool (`read_page`, `click_element`…): a definition that may ask only for some arguments. */
+export type BuiltinToolDefinition = ToolDefinition & {
+  /** True when this particular call must be confirmed by the visitor (e.g. a submit click). */
+  confirmIf?: (args: Record<string, unknown>) => boolean;
+};
+
 /** The handler-free view of one tool, exactly as a request carries it (SPEC §3). */
 export interface HostToolSchema {
   name: string;
