@@ -241,6 +241,8 @@ export class ConversationLoop {
     let streamed = false;
     const toolCalls: WaveToolCall[] = [];
     const seen = new Set<string>();
+    const used = new Set<string>();
+    for (const item of this.#record()) if (item.kind === 'tool') used.add(item.id);
     let reason: 'stop' | 'tool_calls' | 'length' | undefined;
     let failure: { error: unknown } | undefined;
 
@@ -259,9 +261,12 @@ export class ConversationLoop {
           this.#emit({ type: 'assistant-delta', id: messageId, delta: event.delta });
         } else if (event.type === 'tool_call') {
           // A model may repeat a call id within a step; it runs once.
-          const id = typeof event.id === 'string' && event.id !== '' ? event.id : `call_${this.#newId()}`;
-          if (seen.has(id)) continue;
-          seen.add(id);
+          const given = typeof event.id === 'string' && event.id !== '' ? event.id : `call_${this.#newId()}`;
+          if (seen.has(given)) continue;
+          seen.add(given);
+          // Some models number calls per request; an id the record already holds gets a fresh one
+          // (the request repeats ours back), so every call stays one row and one result.
+          const id = used.has(given) ? `call_${this.#newId()}` : given;
           toolCalls.push({ id, name: event.name, arguments: event.arguments });
         } else if (event.type === 'meta') {
           this.#emit({ type: 'meta', model: event.model, offline: event.offline });

@@ -191,6 +191,25 @@ describe('ConversationLoop', () => {
       expect(t.statuses()).to.deep.equal(['streaming', 'running-tools', 'streaming', 'running-tools', 'streaming', 'idle']);
     });
 
+    it('a call id the conversation already used (models that number calls per request) gets a fresh one: two calls, two results', async () => {
+      const t = setup({
+        scripts: [
+          reply(call('call_1', 'get_cart'), end('tool_calls')),
+          reply(call('call_1', 'add_item', { sku: 'milk' }), end('tool_calls')),
+          reply(text('Done.'), end()),
+        ],
+      });
+      await t.loop.send('Go', new AbortController().signal);
+      const [first, second] = t.toolRuns;
+      expect(first?.id).to.equal('call_1');
+      expect(second?.id).to.not.equal('call_1');
+      const history = t.loop.history;
+      const calls = history.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []));
+      const results = toolMessages(history).map((m) => m.toolCallId);
+      expect(calls).to.deep.equal(['call_1', second!.id]);
+      expect(results).to.deep.equal(calls);
+    });
+
     it('runs several tool calls of one step in order, one after the other', async () => {
       const log: string[] = [];
       const t = setup({
