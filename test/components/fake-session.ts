@@ -149,12 +149,20 @@ export class FakeSession implements WaveSessionApi {
 /** Clicks the centre of an element with a real (trusted) mouse event. */
 export async function realClick(el: Element): Promise<void> {
   const { sendMouse } = await import('@web/test-runner-commands');
-  // Instantly: a smooth scroll would move the target under a click aimed at where it was.
-  el.scrollIntoView({ block: 'center', behavior: 'instant' });
-  // Measure once layout has settled (a panel opening or focus moving may still shift it).
-  await new Promise((resolve) => requestAnimationFrame(resolve));
-  const r = el.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)] });
+  // Instantly: a smooth scroll would move the target under a click aimed at where it was. Measure
+  // once layout has settled (a panel opening, focus moving or a viewport listener may still shift
+  // it), and scroll again while the target's centre is still outside the viewport.
+  let x = 0;
+  let y = 0;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    el.scrollIntoView({ block: 'center', behavior: 'instant' });
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const r = el.getBoundingClientRect();
+    x = Math.round(r.left + r.width / 2);
+    y = Math.round(r.top + r.height / 2);
+    if (x >= 0 && y >= 0 && x < window.innerWidth && y < window.innerHeight) break;
+  }
+  await sendMouse({ type: 'click', position: [x, y] });
 }
 
 /** The element focused now, looking through shadow roots. */
