@@ -3,21 +3,7 @@
  * click_element, select_option, navigate). Rows assert the calls, the values typed, the fields
  * afterwards, that the newsletter box is never ticked unasked, and that sending asks first.
  */
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startWaveServer, type RunningServer } from './harness.js';
-import { runScenario, type Scenario } from './scenarios.js';
-
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '0' } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+import { describeScenarios, type Scenario } from './scenarios.js';
 
 const field = (name: string) => `document.querySelector('[name="${name}"]').value`;
 const newsletter = 'document.querySelector(\'[name="newsletter"]\').checked';
@@ -128,9 +114,4 @@ const table: Array<[string, Scenario]> = [
   }],
 ];
 
-describe('contact page scenarios (built-in tools, offline model, end to end)', () => {
-  for (const [name, scenario] of table) {
-    it(`${typeof scenario.say === 'string' ? `"${scenario.say}"` : scenario.say.map((t) => `"${t.say}"`).join(' → ')}: ${name}`, () =>
-      runScenario(browser, server.url, '/contact.html', 6, scenario));
-  }
-});
+describeScenarios('contact page scenarios (built-in tools, offline model, end to end)', '/contact.html', 6, table);

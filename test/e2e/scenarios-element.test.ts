@@ -3,21 +3,7 @@
  * numbers in words and digits, chains, a confirming reset whose chip names the values, and
  * requests the page's tools cannot do or that leave the amount open (no call).
  */
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startWaveServer, type RunningServer } from './harness.js';
-import { runScenario, type Scenario } from './scenarios.js';
-
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '0' } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+import { describeScenarios, type Scenario } from './scenarios.js';
 
 const shown = "document.querySelector('#counter').textContent";
 const inc = (by: number) => ({ name: 'increment_counter', args: { by } });
@@ -114,9 +100,4 @@ const table: Array<[string, Scenario]> = [
   }],
 ];
 
-describe('element page scenarios (offline model, end to end)', () => {
-  for (const [name, scenario] of table) {
-    it(`${typeof scenario.say === 'string' ? `"${scenario.say}"` : scenario.say.map((t) => `"${t.say}"`).join(' → ')}: ${name}`, () =>
-      runScenario(browser, server.url, '/element.html', 2, scenario));
-  }
-});
+describeScenarios('element page scenarios (offline model, end to end)', '/element.html', 2, table);

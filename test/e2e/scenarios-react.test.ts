@@ -3,21 +3,7 @@
  * a confirming remove whose chip names the item, packing, and requests that name no single
  * item (the model must ask). Each row asserts the calls, their arguments and the list afterwards.
  */
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startWaveServer, type RunningServer } from './harness.js';
-import { runScenario, type Scenario } from './scenarios.js';
-
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '0' } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+import { describeScenarios, type Scenario } from './scenarios.js';
 
 const items = "[...document.querySelectorAll('#items li')].map((li) => li.textContent.trim())";
 const packed = "[...document.querySelectorAll('#items li')].filter((li) => li.querySelector('input').checked).map((li) => li.textContent.trim())";
@@ -117,9 +103,4 @@ const table: Array<[string, Scenario]> = [
   }],
 ];
 
-describe('React demo scenarios (offline model, end to end)', () => {
-  for (const [name, scenario] of table) {
-    it(`${typeof scenario.say === 'string' ? `"${scenario.say}"` : scenario.say.map((t) => `"${t.say}"`).join(' → ')}: ${name}`, () =>
-      runScenario(browser, server.url, '/react.html', 3, scenario));
-  }
-});
+describeScenarios('React demo scenarios (offline model, end to end)', '/react.html', 3, table);

@@ -4,21 +4,7 @@
  * order (the model must ask, not buy). Each row asserts the calls, their arguments, the
  * confirmation labels and the shop afterwards (balance, orders, cart).
  */
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startWaveServer, type RunningServer } from './harness.js';
-import { runScenario, type Scenario } from './scenarios.js';
-
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '0' } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+import { describeScenarios, type Scenario } from './scenarios.js';
 
 const balance = 'shop.balance';
 const orders = 'shop.orders.map((o) => o.sku)';
@@ -153,9 +139,4 @@ const table: Array<[string, Scenario]> = [
   }],
 ];
 
-describe('shop scenarios (offline model, end to end)', () => {
-  for (const [name, scenario] of table) {
-    it(`${typeof scenario.say === 'string' ? `"${scenario.say}"` : scenario.say.map((t) => `"${t.say}"`).join(' → ')}: ${name}`, () =>
-      runScenario(browser, server.url, '/shop.html', 5, scenario));
-  }
-});
+describeScenarios('shop scenarios (offline model, end to end)', '/shop.html', 5, table);

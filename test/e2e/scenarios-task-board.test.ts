@@ -4,21 +4,7 @@
  * confirmations, the reply and the board afterwards. Rows that do not single out one task, or
  * ask for something the page cannot do, must end in a question or an explanation, not a call.
  */
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startWaveServer, type RunningServer } from './harness.js';
-import { runScenario, type Scenario } from './scenarios.js';
-
-let server: RunningServer;
-let browser: Browser;
-before(async () => {
-  server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '0' } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+import { describeScenarios, type Scenario } from './scenarios.js';
 
 const titles = 'board.map((t) => t.title)';
 const START = ['Draft launch email', 'Book the venue'];
@@ -135,9 +121,4 @@ const table: Array<[string, Scenario]> = [
   }],
 ];
 
-describe('task board scenarios (offline model, end to end)', () => {
-  for (const [name, scenario] of table) {
-    it(`${typeof scenario.say === 'string' ? `"${scenario.say}"` : scenario.say.map((t) => `"${t.say}"`).join(' → ')}: ${name}`, () =>
-      runScenario(browser, server.url, '/task-board.html', 3, scenario));
-  }
-});
+describeScenarios('task board scenarios (offline model, end to end)', '/task-board.html', 3, table);

@@ -5,8 +5,9 @@
  * URLs, page values), never on a fixed time.
  */
 import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { textOf, watchErrors } from './harness.js';
+import { launchBrowser, startWaveServer, textOf, watchErrors, type RunningServer } from './harness.js';
 
 /** One expected tool call: `args` is compared exactly, `argsLike` only on the keys it names. */
 export interface ExpectedCall {
@@ -186,3 +187,25 @@ export async function runScenario(browser: Browser, baseUrl: string, path: strin
   }
 }
 
+/**
+ * One demo page's scenario table as a test suite: one wave server (offline model, no delay)
+ * and one browser for the file, a fresh page per row.
+ */
+export function describeScenarios(title: string, path: string, tools: number, table: ReadonlyArray<[string, Scenario]>): void {
+  let server: RunningServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startWaveServer({ env: { WAVE_OFFLINE_DELAY_MS: '0' } });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  describe(title, () => {
+    for (const [name, scenario] of table) {
+      const said = typeof scenario.say === 'string' ? `"${scenario.say}"` : scenario.say.map((t) => `"${t.say}"`).join(' → ');
+      it(`${said}: ${name}`, () => runScenario(browser, server.url, path, tools, scenario));
+    }
+  });
+}
