@@ -166,6 +166,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     _history: { state: true },
     _serverInfo: { state: true },
     _announcement: { state: true },
+    _panelWanted: { state: true },
   };
 
   declare siteId: string;
@@ -206,6 +207,12 @@ export class WaveChat extends LitElement implements PageToolsApi {
   declare _history: readonly TranscriptItem[];
   declare _serverInfo: ServerInfo | null;
   declare _announcement: string;
+  /**
+   * The panel's contents are rendered: from the first sign the visitor may open it (pointer over,
+   * focus or press on the launcher), `open` set, or a confirmation to show; kept from then on.
+   * Before that only the launcher is rendered.
+   */
+  declare _panelWanted: boolean;
 
   #sessionInstance: WaveSessionApi | null = null;
   #guarded: WaveSessionApi | null = null;
@@ -242,6 +249,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this._history = [];
     this._serverInfo = null;
     this._announcement = '';
+    this._panelWanted = false;
     this.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => {
       e.stopPropagation();
       void this.send(e.detail.text);
@@ -566,7 +574,13 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#removeViewportListeners = null;
   }
 
+  /** The visitor may open the panel soon: render its contents now, ahead of the press. */
+  #onIntent = (): void => {
+    this._panelWanted = true;
+  };
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (this.open) this._panelWanted = true;
     if (changed.has('labels')) this.#resolvedLabels = resolveLabels(this.labels);
     if (changed.has('open') && changed.get('open') === true && !this.open) {
       // Closing drops the queued messages: their text goes back into the box, nothing is lost.
@@ -590,17 +604,38 @@ export class WaveChat extends LitElement implements PageToolsApi {
     }
   }
 
+  /** The composer's focus on a first open with no intent before (it waits for the composer's render). */
+  #firstFocus: Promise<void> | null = null;
+
+  // `updateComplete` includes that focus move, so whoever waits on it sees the settled panel.
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const done = await super.getUpdateComplete();
+    const focus = this.#firstFocus;
+    this.#firstFocus = null;
+    if (focus) await focus;
+    return done;
+  }
+
   protected override firstUpdated(): void {
     this.#syncViewport();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    // The panel's first render: it takes the visual viewport's size like the launcher did.
+    if (changed.has('_panelWanted') && this._panelWanted) this.#syncViewport();
     if (changed.has('open') && changed.get('open') !== undefined) {
       // Move focus with the panel: into the composer on open, back to the launcher on close.
       const target = this.open
         ? this.renderRoot.querySelector<HTMLElement>('wave-composer')
         : this.renderRoot.querySelector<HTMLElement>('[part~="launcher"]');
       target?.focus();
+      // A composer rendered in this very update (first open with no intent before) has no
+      // textarea yet: focus it once it has rendered, if the panel is still open.
+      if (this.open && target && changed.has('_panelWanted')) {
+        this.#firstFocus = (target as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() => {
+          if (this.open && !this.matches(':focus-within')) target.focus();
+        });
+      }
     }
     if (this.open && this.isConnected) void this.#loadServerInfo();
   }
@@ -616,12 +651,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   protected override render() {
     const l = this.#resolvedLabels;
     const state = this.state;
-    const busy = state.status === ConversationStatus.streaming || state.status === ConversationStatus.runningTools;
-    const lastTool = this.voice ? this.#lastTool(state.items) : null;
-    const model = state.model ?? this._serverInfo?.model ?? null;
     const waiting = !this.open && state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation');
-    const empty = state.items.length === 0 && this._history.length === 0;
-    const maxBodyBytes = this._serverInfo?.maxBodyBytes;
     return html`
       <button
         part="launcher"
@@ -632,12 +662,30 @@ export class WaveChat extends LitElement implements PageToolsApi {
         aria-label=${this.open ? l.launcherClose : waiting ? l.launcherPending : l.launcherOpen}
         @click=${() => this.toggle()}
         @keydown=${this.#onPanelKeydown}
+        @pointerenter=${this.#onIntent}
+        @pointerdown=${this.#onIntent}
+        @focus=${this.#onIntent}
       >
         ${this.open ? icons.close : icons.chat}
         ${waiting ? html`<span part="launcher-badge" class="launcher-badge" aria-hidden="true"></span>` : nothing}
       </button>
       <div class="visually-hidden" role="status" aria-live="polite">${this._announcement}</div>
       <section part="panel" id="panel" class="panel" role="region" aria-labelledby="title" ?hidden=${!this.open} @keydown=${this.#onPanelKeydown}>
+        ${this._panelWanted ? this.#panelContents() : nothing}
+      </section>
+    `;
+  }
+
+  /** The header, the voice bubble, the transcript and the composer (rendered once wanted). */
+  #panelContents() {
+    const l = this.#resolvedLabels;
+    const state = this.state;
+    const busy = state.status === ConversationStatus.streaming || state.status === ConversationStatus.runningTools;
+    const lastTool = this.voice ? this.#lastTool(state.items) : null;
+    const model = state.model ?? this._serverInfo?.model ?? null;
+    const empty = state.items.length === 0 && this._history.length === 0;
+    const maxBodyBytes = this._serverInfo?.maxBodyBytes;
+    return html`
         <header part="header">
           <span class="title" id="title">${l.title}</span>
           ${model
@@ -683,6 +731,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           .costUnit=${this.costUnit}
           .allowedImageOrigins=${this.allowedImageOrigins}
           .autoFocusConfirmations=${this.open && !this.voice}
+          .shown=${this.open && !this.voice}
           .queue=${state.queue ?? []}
           .capabilities=${empty ? this.#capabilities() : []}
         ></wave-transcript>
@@ -694,7 +743,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
           .voiceAvailable=${this.voiceAvailable}
           .labels=${l}
         ></wave-composer>
-      </section>
     `;
   }
 }

@@ -71,6 +71,7 @@ export class WaveTranscript extends LitElement {
     autoFocusConfirmations: { type: Boolean, attribute: 'auto-focus-confirmations' },
     queue: { attribute: false },
     capabilities: { attribute: false },
+    shown: { type: Boolean },
   };
 
   declare items: readonly TranscriptItem[];
@@ -86,6 +87,12 @@ export class WaveTranscript extends LitElement {
   declare queue: readonly QueuedMessage[];
   /** What the page's tools do, for the empty state; empty means the built-in page reading. */
   declare capabilities: readonly Capability[];
+  /**
+   * The transcript is on screen (its panel open, not in voice mode). While not, it neither reads
+   * nor writes layout (no forced layout of the page behind a closed panel); on being shown it
+   * scrolls to the newest row if it was following them.
+   */
+  declare shown: boolean;
 
   #stickToBottom = true;
   readonly #views = new Map<string, MarkdownModule.MarkdownView>();
@@ -105,6 +112,7 @@ export class WaveTranscript extends LitElement {
     this.autoFocusConfirmations = true;
     this.queue = [];
     this.capabilities = [];
+    this.shown = true;
     this.addEventListener('scroll', () => {
       // Follow new rows only while the visitor is at the bottom, so reading back is not yanked.
       this.#stickToBottom = this.scrollHeight - this.scrollTop - this.clientHeight < 24;
@@ -112,7 +120,7 @@ export class WaveTranscript extends LitElement {
   }
 
   protected override updated(): void {
-    if (this.#stickToBottom) this.scrollTop = this.scrollHeight;
+    if (this.#stickToBottom && this.shown) this.scrollTop = this.scrollHeight;
     if (this.#renderFrom > 0) this.#scheduleBackfill();
   }
 

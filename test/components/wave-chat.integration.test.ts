@@ -20,8 +20,9 @@ async function waitFor<T>(probe: () => T | null | undefined | false, what: strin
 }
 
 function chips(el: WaveChat): Updatable[] {
-  const t = el.shadowRoot!.querySelector('wave-transcript')!;
-  return [...t.shadowRoot!.querySelectorAll<Updatable>('wave-tool-chip')];
+  // The transcript is rendered once the panel is wanted (not at boot): none yet means no chips.
+  const t = el.shadowRoot!.querySelector('wave-transcript');
+  return [...(t?.shadowRoot?.querySelectorAll<Updatable>('wave-tool-chip') ?? [])];
 }
 const inChip = (chip: Element, part: string) => chip.shadowRoot!.querySelector<HTMLElement>(`[part~="${part}"]`);
 

@@ -54,6 +54,95 @@ describe('<wave-chat>', () => {
       expect(sessionOf(el).answers, 'the element hands out the factory\'s session (guarded)').to.equal(sessions[0]!.answers);
     });
 
+    describe('launcher first: nothing rendered that is not shown', () => {
+      it('renders only the launcher at boot, no transcript, composer, pill or voice bubble', async () => {
+        const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+        expect(q(el, '[part~="launcher"]')).to.exist;
+        for (const tag of ['wave-transcript', 'wave-composer', 'wave-header-pill', 'wave-voice-bubble', 'header']) {
+          expect(q(el, tag), `${tag} before intent`).to.equal(null);
+        }
+      });
+
+      for (const [intent, act] of [
+        ['pointer over the launcher', (b: HTMLElement) => b.dispatchEvent(new PointerEvent('pointerenter'))],
+        ['focus on the launcher', (b: HTMLElement) => b.focus()],
+        ['a press on the launcher', (b: HTMLElement) => b.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))],
+      ] as const) {
+        it(`renders the panel's contents on ${intent}, still closed, and keeps them`, async () => {
+          const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+          act(q(el, '[part~="launcher"]')!);
+          await el.updateComplete;
+          expect(el.open).to.equal(false);
+          expect(q(el, 'wave-transcript')).to.exist;
+          expect(q(el, 'wave-composer')).to.exist;
+          expect(q(el, '[part~="panel"]')!.hidden).to.equal(true);
+          el.show();
+          await el.updateComplete;
+          el.hide();
+          await el.updateComplete;
+          expect(q(el, 'wave-transcript'), 'kept after closing').to.exist;
+        });
+      }
+
+      it('renders the panel when open is set, and focuses the composer on that first open', async () => {
+        const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+        el.show();
+        await el.updateComplete;
+        expect(q(el, 'wave-transcript')).to.exist;
+        await waitUntil(() => el.matches(':focus-within'), 'focus in the composer');
+        expect(deepActiveElement()?.tagName).to.equal('TEXTAREA');
+      });
+
+      it('a confirmation requested while closed renders and opens the panel on its chip', async () => {
+        const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+        expect(q(el, 'wave-transcript')).to.equal(null);
+        const s = sessionOf(el);
+        s.update({ status: ConversationStatus.runningTools, items: [awaitingChip('c1')] });
+        s.emit({ type: 'confirmation-shown', request: awaitingChip('c1').confirmation! });
+        await el.updateComplete;
+        expect(el.open).to.equal(true);
+        const t = q<WaveTranscript>(el, 'wave-transcript')!;
+        await t.updateComplete;
+        expect(t.shadowRoot!.querySelector('wave-tool-chip')).to.exist;
+      });
+
+      it('reads and writes no layout at boot or while closed; scrolls to the newest row on opening', async () => {
+        const reads: string[] = [];
+        const proto = Element.prototype;
+        const heightDesc = Object.getOwnPropertyDescriptor(proto, 'scrollHeight')!;
+        const topDesc = Object.getOwnPropertyDescriptor(proto, 'scrollTop')!;
+        const rect = proto.getBoundingClientRect;
+        const inWidget = (node: Element) => node.closest('wave-chat') !== null || (node.getRootNode() as ShadowRoot).host !== undefined;
+        Object.defineProperty(proto, 'scrollHeight', { configurable: true, get(this: Element) { if (inWidget(this)) reads.push('scrollHeight'); return heightDesc.get!.call(this); } });
+        Object.defineProperty(proto, 'scrollTop', { configurable: true, get(this: Element) { return topDesc.get!.call(this); }, set(this: Element, v: number) { if (inWidget(this)) reads.push('scrollTop='); topDesc.set!.call(this, v); } });
+        proto.getBoundingClientRect = function (this: Element) { if (inWidget(this)) reads.push('getBoundingClientRect'); return rect.call(this); };
+        try {
+          const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
+          const launcher = q(el, '[part~="launcher"]')!;
+          launcher.dispatchEvent(new PointerEvent('pointerenter'));
+          await el.updateComplete;
+          const s = sessionOf(el);
+          s.update({ items: Array.from({ length: 40 }, (_, i) => msg(`m${i}`, i % 2 ? 'assistant' : 'user', `line ${i}`)) });
+          await el.updateComplete;
+          const t = q<WaveTranscript>(el, 'wave-transcript')!;
+          await t.updateComplete;
+          await nextFrame();
+          await nextFrame();
+          expect(reads, 'no layout read or write while closed').to.deep.equal([]);
+          el.show();
+          await el.updateComplete;
+          await t.updateComplete;
+          expect(reads, 'the transcript scrolls once shown').to.include('scrollTop=');
+          expect(t.scrollTop, 'at the newest row').to.be.greaterThan(0);
+          expect(t.scrollHeight - t.scrollTop - t.clientHeight).to.be.lessThan(2);
+        } finally {
+          Object.defineProperty(proto, 'scrollHeight', heightDesc);
+          Object.defineProperty(proto, 'scrollTop', topDesc);
+          proto.getBoundingClientRect = rect;
+        }
+      });
+    });
+
     it('shows the launcher and hides the panel while closed', async () => {
       const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
       expect(q(el, '[part~="launcher"]')!.getAttribute('aria-expanded')).to.equal('false');
@@ -405,9 +494,10 @@ describe('<wave-chat> first run', () => {
   const transcriptOf = (el: WaveChat) => q(el, 'wave-transcript') as HTMLElement & { updateComplete: Promise<unknown> };
   async function settled(el: WaveChat): Promise<void> {
     await el.updateComplete;
-    await composerOf(el).updateComplete;
-    await transcriptOf(el).updateComplete;
-    const chips = [...transcriptOf(el).shadowRoot!.querySelectorAll<HTMLElement & { updateComplete: Promise<unknown> }>('wave-tool-chip')];
+    // The panel's contents exist once it is wanted (opened, or intent on the launcher).
+    await (composerOf(el) as HTMLElement & { updateComplete?: Promise<unknown> } | null)?.updateComplete;
+    await (transcriptOf(el) as HTMLElement & { updateComplete?: Promise<unknown> } | null)?.updateComplete;
+    const chips = [...(transcriptOf(el)?.shadowRoot ?? document.createDocumentFragment()).querySelectorAll<HTMLElement & { updateComplete: Promise<unknown> }>('wave-tool-chip')];
     await Promise.all(chips.map((c) => c.updateComplete));
   }
   const within = (r: DOMRect, box: { left: number; top: number; right: number; bottom: number }, what: string) => {
