@@ -7,7 +7,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { build } from 'esbuild';
+import { chromium, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../chromium.mjs';
 import { startServer } from '../../src/server/node.js';
 
@@ -56,6 +57,103 @@ const ajv = all.filter((f) => /\/ajv-/.test(f));
 const interpreter = all.filter((f) => /\/json-schema-interpreter-/.test(f));
 row('the most one page loads (default)', sizes(all.filter((f) => !ajv.includes(f))));
 row('the most one page loads (ajv)', sizes(all.filter((f) => !interpreter.includes(f))));
+
+// The yardstick: a bare Lit element (a button), bundled here, served from the same origin.
+const bare = await build({
+  stdin: {
+    contents: `import { LitElement, html } from 'lit';
+class BareLit extends LitElement {
+  render() { return html\`<button type="button">Chat</button>\`; }
+  firstUpdated() { performance.mark('bare-ready'); }
+}
+customElements.define('bare-lit', BareLit);`,
+    resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+    loader: 'js',
+  },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  write: false,
+});
+const bareCode = bare.outputFiles[0]!.text;
+const bareHtml = '<!doctype html><html><head><meta charset="utf-8"><title>bare</title></head><body><main><h1>Bare Lit</h1></main><bare-lit></bare-lit><script type="module" src="/bare-lit.mjs"></script></body></html>';
+console.log(`bare Lit element (built by this bench)  gzip ${kb(gzipSync(bareCode, { level: 9 }).length).padStart(8)}`);
+
+/** Code arrived (the last script response: the entry module) → the ready mark, in the page. */
+const codeToUsable = (script: string, mark: string) => `new Promise((resolve) => {
+  const poll = () => {
+    const ready = performance.getEntriesByName(${JSON.stringify(mark)})[0];
+    if (!ready) return void setTimeout(poll, 5);
+    const arrived = performance.getEntriesByType('resource')
+      .filter((e) => e.initiatorType === 'script' || e.name.endsWith('.mjs') || e.name.endsWith('.js'))
+      .filter((e) => e.name.includes(${JSON.stringify(script)}))
+      .reduce((m, e) => Math.max(m, e.responseEnd), 0);
+    resolve(ready.startTime - arrived);
+  };
+  poll();
+})`;
+
+/** Pointer over the launcher (intent), then a press: pointerdown → the composer's textarea focused in an open panel, painted. */
+async function panelOpenAfterIntent(page: Page, launcher: string, ready: string): Promise<number> {
+  await page.waitForFunction(ready);
+  await page.hover(launcher);
+  await page.waitForTimeout(300); // the intent prefetch runs
+  await page.evaluate(`window.__openMs = new Promise((resolve) => {
+    addEventListener('pointerdown', () => {
+      const t0 = performance.now();
+      const deep = () => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a; };
+      const check = () => {
+        const a = deep();
+        if (a && a.tagName === 'TEXTAREA') requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+        else setTimeout(check, 1);
+      };
+      check();
+    }, { capture: true, once: true });
+  }); 0`);
+  await page.click(launcher);
+  return (await page.evaluate('window.__openMs')) as number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// Desktop profile (no throttling), interleaved: the widget and the bare element, load by load.
+{
+  const server = await startServer({ port: 0, host: '127.0.0.1', env: { ...process.env, WAVE_PROVIDER: 'offline' } });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
+  const wave: number[] = [];
+  const bareTimes: number[] = [];
+  const wavePanel: number[] = [];
+  const barePanel: number[] = [];
+  try {
+    for (let i = 0; i < 11; i++) {
+      for (const which of ['wave', 'bare'] as const) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const page = await context.newPage();
+        await page.route('**/bare-lit.html', (r) => r.fulfill({ contentType: 'text/html', body: bareHtml }));
+        await page.route('**/bare-lit.mjs', (r) => r.fulfill({ contentType: 'text/javascript', body: bareCode }));
+        if (which === 'wave') {
+          await page.goto(`${server.url}/task-board.html`);
+          wave.push((await page.evaluate(codeToUsable('/cdn/wave-chat', 'wave-chat-ready'))) as number);
+          wavePanel.push(await panelOpenAfterIntent(page, 'wave-chat [part~="launcher"]', `!!window.VAWaveWidget`));
+        } else {
+          await page.goto(`${server.url}/bare-lit.html`);
+          bareTimes.push((await page.evaluate(codeToUsable('/bare-lit.mjs', 'bare-ready'))) as number);
+          // The bare element has no panel: a press on its button, to a painted frame (the floor).
+          await page.evaluate(`window.__openMs = new Promise((resolve) => addEventListener('pointerdown', () => { const t0 = performance.now(); requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)); }, { capture: true, once: true })); 0`);
+          await page.click('bare-lit button');
+          barePanel.push((await page.evaluate('window.__openMs')) as number);
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const w = median(wave), b = median(bareTimes);
+  console.log(`desktop, code arrived → usable: wave-chat median ${w.toFixed(1)} ms, bare Lit element ${b.toFixed(1)} ms (${(w / b).toFixed(2)}×; target ≤ 1.5×; 11 interleaved loads each)`);
+  console.log(`desktop, press after intent → panel open, composer focused, painted: wave-chat median ${median(wavePanel).toFixed(1)} ms (target ≤ 100 ms); a bare element's press to paint ${median(barePanel).toFixed(1)} ms`);
+}
 
 // Time from the script's load event to window.VAWaveWidget, median of 15 cold page loads.
 const server = await startServer({ port: 0, host: '127.0.0.1', env: { ...process.env, WAVE_PROVIDER: 'offline' } });
