@@ -535,15 +535,29 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #queueSave(): void {
     if (!this.persistTranscript || this.#saveQueued) return;
     this.#saveQueued = true;
-    // Coalesce a burst of streaming updates into one write.
+    // Coalesce a burst of streaming updates into one write. Never before the kept conversation
+    // has been read: a state change at start-up (the model label, a first message) would
+    // otherwise overwrite it with what this page has so far.
+    const loading = this.#historyLoad;
     queueMicrotask(() => {
-      this.#saveQueued = false;
-      const rows = [...this._history, ...persistableItems(this.state.items)];
-      void WaveChat.transcriptStore.save(this.#storeKey, rows).catch(() => undefined);
+      void (async () => {
+        await loading;
+        this.#saveQueued = false;
+        const rows = [...this._history, ...persistableItems(this.state.items)];
+        await WaveChat.transcriptStore.save(this.#storeKey, rows);
+      })().catch(() => undefined);
     });
   }
 
-  async #loadHistory(): Promise<void> {
+  /** The read of the kept conversation in progress (saves wait for it). */
+  #historyLoad: Promise<void> | null = null;
+
+  #loadHistory(): Promise<void> {
+    this.#historyLoad = this.#readHistory();
+    return this.#historyLoad;
+  }
+
+  async #readHistory(): Promise<void> {
     this.#loadAbort?.abort();
     const ctrl = new AbortController();
     this.#loadAbort = ctrl;

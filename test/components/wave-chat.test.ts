@@ -411,6 +411,30 @@ describe('<wave-chat>', () => {
       expect(saved).to.deep.equal([]);
     });
 
+    it('never overwrites the kept conversation with a state change that comes before it is read', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const kept = [msg('k1', 'user', 'kept question'), msg('k2', 'assistant', 'kept answer')];
+      const saves: string[][] = [];
+      WaveChat.transcriptStore = {
+        ...idbTranscriptStore,
+        // A slow read (a lazy chunk, a busy IndexedDB) …
+        load: async () => {
+          await gate;
+          return kept;
+        },
+        save: async (_k, items) => void saves.push(items.map((i) => i.id)),
+      };
+      const el = await fixture<WaveChat>(html`<wave-chat site-id="race" persist-transcript open></wave-chat>`);
+      // … while the page's own state changes first (the model label, a new message).
+      sessionOf(el).update({ items: [msg('n1', 'user', 'new question')] });
+      await aTimeout(0);
+      expect(saves, 'nothing written before the kept conversation was read').to.deep.equal([]);
+      release();
+      for (let i = 0; i < 50 && saves.length === 0; i++) await aTimeout(10);
+      expect(saves.at(-1)).to.deep.equal(['k1', 'k2', 'n1']);
+    });
+
     it('keeps finished rows in IndexedDB and restores them on the next page; restart clears', async () => {
       let saved!: () => void;
       let savedP = new Promise<void>((r) => (saved = r));
