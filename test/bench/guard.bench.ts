@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createNonce, envelope, neutralizeInstructions } from '../../src/guard/index.js';
-import { runAdversarial } from '../server/guard-adversarial.js';
+import { bfclDescriptions, runAdversarial } from '../server/guard-adversarial.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, CORPORA), 'utf8');
@@ -39,22 +39,11 @@ const cse = rows('cyberseceval-prompt-injection/prompt_injection.json');
 const ml = rows('cyberseceval-prompt-injection/prompt_injection_multilingual_machine_translated.json');
 const wildguard = rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt']));
 const notinject = ['one', 'two', 'three'].flatMap((n) => rows(`notinject/NotInject_${n}.json`).map((x) => str(x['prompt'])));
-const bfcl: string[] = [];
-const walk = (s: unknown): void => {
-  if (typeof s !== 'object' || s === null) return;
-  const o = s as Row;
-  if (typeof o['description'] === 'string') bfcl.push(o['description']);
-  for (const v of Object.values((o['properties'] as Row | undefined) ?? {})) walk(v);
-  walk(o['parameters']);
-  walk(o['items']);
-};
-for (const f of ['BFCL_v4_live_simple.jsonl', 'BFCL_v4_simple_javascript.jsonl', ...readdirSync(new URL('bfcl-tool-docs/multi_turn_func_doc/', CORPORA)).map((x) => `multi_turn_func_doc/${x}`)]) {
-  for (const line of read(`bfcl-tool-docs/${f}`).split('\n')) {
-    if (!line.trim()) continue;
-    const e = JSON.parse(line) as Row;
-    for (const fn of Array.isArray(e['function']) ? (e['function'] as Row[]) : [e]) walk(fn);
-  }
-}
+const bfcl = bfclDescriptions([
+  'BFCL_v4_live_simple.jsonl',
+  'BFCL_v4_simple_javascript.jsonl',
+  ...readdirSync(new URL('bfcl-tool-docs/multi_turn_func_doc/', CORPORA)).map((x) => `multi_turn_func_doc/${x}`),
+]);
 // A typical tool result: JSON of a task list, ASCII, ~3 KB.
 const result = JSON.stringify({ success: true, tasks: Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, title: `Task number ${i} for the launch`, status: 'todo', price: `$${i}.99` })) });
 

@@ -21,15 +21,18 @@ const sessionOf = (el: WaveChat) => el.session as FakeSession;
 type MessageItem = Extract<TranscriptItem, { kind: 'message' }>;
 const msg = (id: string, role: 'user' | 'assistant', text: string): MessageItem => ({ kind: 'message', id, role, text, streaming: false });
 
+/** Every element made in a test gets a fresh FakeSession, kept in `sessions`. */
+function useFakeSessions(): void {
+  sessions = [];
+  WaveChat.createSession = () => {
+    const s = new FakeSession();
+    sessions.push(s);
+    return s;
+  };
+}
+
 describe('<wave-chat>', () => {
-  beforeEach(() => {
-    sessions = [];
-    WaveChat.createSession = () => {
-      const s = new FakeSession();
-      sessions.push(s);
-      return s;
-    };
-  });
+  beforeEach(useFakeSessions);
   afterEach(async () => {
     WaveChat.createSession = originalFactory;
     WaveChat.transcriptStore = originalStore;
@@ -499,14 +502,7 @@ describe('<wave-chat>', () => {
 });
 
 describe('<wave-chat> first run', () => {
-  beforeEach(() => {
-    sessions = [];
-    WaveChat.createSession = () => {
-      const s = new FakeSession();
-      sessions.push(s);
-      return s;
-    };
-  });
+  beforeEach(useFakeSessions);
   afterEach(async () => {
     WaveChat.createSession = originalFactory;
     await setViewport({ width: 800, height: 600 });

@@ -95,24 +95,30 @@ export function ownSeeds(set: 'dev' | 'held-out'): Seed[] {
   );
 }
 
-/** Benign texts per corpus. */
-export function benignTexts(): Record<string, string[]> {
-  const bfcl: string[] = [];
+/** Every tool and parameter description in the given BFCL files (JSON lines under bfcl-tool-docs/). */
+export function bfclDescriptions(files: readonly string[]): string[] {
+  const out: string[] = [];
   const walk = (s: unknown): void => {
     if (typeof s !== 'object' || s === null) return;
     const o = s as Row;
-    if (typeof o['description'] === 'string') bfcl.push(o['description']);
+    if (typeof o['description'] === 'string') out.push(o['description']);
     for (const v of Object.values((o['properties'] as Row | undefined) ?? {})) walk(v);
     walk(o['parameters']);
     walk(o['items']);
   };
-  for (const f of ['BFCL_v4_live_simple.jsonl', 'BFCL_v4_simple_javascript.jsonl']) {
+  for (const f of files) {
     for (const line of read(`bfcl-tool-docs/${f}`).split('\n')) {
       if (!line.trim()) continue;
       const e = JSON.parse(line) as Row;
       for (const fn of Array.isArray(e['function']) ? (e['function'] as Row[]) : [e]) walk(fn);
     }
   }
+  return out;
+}
+
+/** Benign texts per corpus. */
+export function benignTexts(): Record<string, string[]> {
+  const bfcl = bfclDescriptions(['BFCL_v4_live_simple.jsonl', 'BFCL_v4_simple_javascript.jsonl']);
   return {
     'bfcl-tool-docs': bfcl.filter((t) => t.length > 0 && t.length <= 1500),
     notinject: ['one', 'two', 'three'].flatMap((n) => rows(`notinject/NotInject_${n}.json`).map((x) => str(x['prompt']))).filter((t) => t.length <= 1500),
