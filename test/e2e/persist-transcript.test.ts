@@ -175,7 +175,9 @@ describe('persist-transcript continues the conversation', () => {
   it('a long kept conversation is cut to the budget, oldest turns first, kept results re-capped; the server accepts it', async () => {
     const { context, page, bodies } = await newSite();
     try {
-      await open(page, '/persist-a.html');
+      // Written from a page of the site without the widget: a live element on the page would own
+      // the store and may save its own (empty) conversation over rows written behind its back.
+      await page.goto(`${server.url}/wave/health`);
       // An earlier conversation of 150 turns of ~1,000 characters, with an oversized tool result in the newest.
       const rows: unknown[] = [];
       for (let i = 0; i < 150; i++) {
@@ -189,9 +191,7 @@ describe('persist-transcript continues the conversation', () => {
       });
       await writeRows(page, rows);
 
-      await page.locator('#next').click();
-      await page.waitForURL(/persist-b\.html$/);
-      await page.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true);
+      await open(page, '/persist-b.html');
       await page.waitForFunction(() => {
         const t = document.querySelector('wave-chat')?.shadowRoot?.querySelector('wave-transcript');
         return (t?.shadowRoot?.textContent ?? '').includes('turn 150 with a tool');

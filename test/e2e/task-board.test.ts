@@ -94,6 +94,8 @@ describe('the task board demo', () => {
     const reply = page.locator('wave-chat [part~="assistant-message"]').last();
     await reply.filter({ hasText: /Deleted/ }).waitFor({ timeout: 15_000 });
     await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 15_000 });
+    // A streaming reply renders at most once per frame: its last text may land a frame after Stop goes.
+    await reply.filter({ hasText: /Deleted “Draft launch email”/ }).waitFor({ timeout: 15_000 });
     assert.match(await textOf(reply), /Deleted “Draft launch email”/);
     assert.deepEqual(errors, []);
     await page.close();
