@@ -735,8 +735,8 @@ describe('<wave-chat> first run', () => {
         await el.updateComplete;
         el.open = true;
         await settled(el);
-        await aTimeout(0);
-        await settled(el);
+        // The limit comes from a GET on the endpoint: wait for the composer to be given it.
+        await waitUntil(() => (composerOf(el) as unknown as { maxBytes: number }).maxBytes === 1000, 'the server limit reached the composer');
       } finally {
         window.fetch = original;
       }
