@@ -1,11 +1,14 @@
-// Bundles: the CDN file (a tiny classic-script loader plus ES chunks it imports from its own
-// URL), the ESM build for npm consumers, and the wave server for Node.
-import { existsSync } from 'node:fs';
+// Bundles: the CDN file (one classic script, plus ES chunks it imports from its own URL on
+// intent), the ESM build for npm consumers, and the wave server for Node.
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { transform } from 'esbuild';
 import commonjs from '@rollup/plugin-commonjs';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import MagicString from 'magic-string';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 /** Our sources import `./x.js`; the file on disk is `./x.ts`. */
 function tsResolve() {
@@ -56,12 +59,75 @@ function esbuildMinify() {
   };
 }
 
-const browserPlugins = (minify) => [
+/**
+ * The CDN file as one classic script: rollup builds ES chunks; this turns the entry chunk
+ * (`dist/wave-chat.js`) into a classic script that publishes its exports on one private global
+ * object (getters, so bindings stay live), and rewrites the lazy chunks' imports from the entry
+ * into reads of that object. The entry's `import()`s resolve against its own URL, as module
+ * imports do. The same file also runs as a module (`import '…/wave-chat.js'`): it then defines
+ * the elements without booting a floating widget. A second copy of the same version on a page
+ * runs nothing but its boot (the first copy's). `dist/cdn/wave-chat.mjs` stays as a one-line
+ * module for pages that imported it.
+ */
+function classicEntry({ key }) {
+  const global = `globalThis[Symbol.for(${JSON.stringify(key)})]`;
+  return {
+    name: 'classic-entry',
+    renderChunk(code, chunk) {
+      const ast = this.parse(code);
+      const s = new MagicString(code);
+      if (chunk.isEntry) {
+        const getters = [];
+        for (const node of ast.body) {
+          if (node.type === 'ImportDeclaration') this.error(`the CDN entry may not import statically (${node.source.value})`);
+          if (node.type === 'ExportNamedDeclaration' && !node.declaration && !node.source) {
+            for (const spec of node.specifiers) getters.push(`get ${spec.exported.name}(){return ${spec.local.name}}`);
+            s.remove(node.start, node.end);
+          } else if (node.type.startsWith('Export')) this.error(`unexpected ${node.type} in the CDN entry`);
+        }
+        if (code.includes('import.meta')) this.error('the CDN entry runs as a classic script: no import.meta');
+        // The boot export, if any, runs for a second copy of the same version.
+        s.prepend(`(function(){'use strict';var __s=document.currentScript;if(${global}){if(__s&&${global}.boot)${global}.boot(__s);return}\n`);
+        s.append(`\n;Object.defineProperty(globalThis,Symbol.for(${JSON.stringify(key)}),{value:Object.freeze({${getters.join(',')}})});` + `\n})();\n`);
+      } else {
+        for (const node of ast.body) {
+          if (node.type !== 'ImportDeclaration') continue;
+          const target = new URL(node.source.value, `file:///${chunk.fileName}`).pathname.slice(1);
+          if (target !== 'wave-chat.js') continue;
+          const names = [];
+          let namespace = null;
+          for (const spec of node.specifiers) {
+            if (spec.type === 'ImportSpecifier') names.push(`${spec.imported.name}:${spec.local.name}`);
+            else if (spec.type === 'ImportNamespaceSpecifier') namespace = spec.local.name;
+            else this.error('the CDN entry has no default export');
+          }
+          const reads = [];
+          if (names.length) reads.push(`const{${names.join(',')}}=${global};`);
+          if (namespace) reads.push(`const ${namespace}=${global};`);
+          s.overwrite(node.start, node.end, reads.join(''));
+        }
+      }
+      return { code: s.toString(), map: s.generateMap({ hires: true }) };
+    },
+    generateBundle(_options, bundle) {
+      // Strict mode for the whole classic script (minifiers drop the directive inside a module's IIFE).
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      if (entry && !entry.code.startsWith('"use strict"')) {
+        entry.code = `"use strict";\n${entry.code}`;
+        if (entry.map) entry.map.mappings = `;${entry.map.mappings}`;
+      }
+      this.emitFile({ type: 'asset', fileName: 'cdn/wave-chat.mjs', source: "// The widget is one classic script now; importing it as a module defines the elements.\nimport '../wave-chat.js';\n" });
+    },
+  };
+}
+
+const browserPlugins = (minify, extra = []) => [
   tsResolve(),
   nodeResolve({ browser: true, exportConditions: ['browser', 'production', 'default'] }),
   json(),
   commonjs(),
   esbuildTs({ minify }),
+  ...extra,
   ...(minify ? [terser({ module: true, ecma: 2020, format: { comments: false }, compress: { passes: 3 } })] : []),
 ];
 
@@ -71,28 +137,21 @@ const onwarn = (warning, warn) => {
 };
 
 export default [
-  // The CDN: ES chunks, loaded by dist/wave-chat.js from its own URL.
+  // The CDN: dist/wave-chat.js, one classic script holding what makes the widget usable, and
+  // the chunks it loads on intent under dist/cdn/.
   {
     input: { 'wave-chat': 'components/cdn.ts' },
-    // 'allow-extension': the entry chunk itself holds the widget (and shares lit with the lazy
-    // chunks), instead of a facade that would cost the page one more round trip before it is usable.
+    // 'allow-extension': the entry holds the widget and exports what the lazy chunks share with it.
     preserveEntrySignatures: 'allow-extension',
     output: {
-      dir: 'dist/cdn',
+      dir: 'dist',
       format: 'es',
-      entryFileNames: '[name].mjs',
+      entryFileNames: '[name].js',
       chunkFileNames: (chunk) =>
-        /@cfworker|interpreter-engine/.test(chunk.facadeModuleId ?? '') ? 'json-schema-interpreter-[hash].mjs' : '[name]-[hash].mjs',
+        /@cfworker|interpreter-engine/.test(chunk.facadeModuleId ?? '') ? 'cdn/json-schema-interpreter-[hash].mjs' : 'cdn/[name]-[hash].mjs',
       sourcemap: true,
     },
-    plugins: browserPlugins(true),
-    onwarn,
-  },
-  // The classic <script async> file: finds its own URL and imports the entry chunk.
-  {
-    input: 'components/cdn-loader.ts',
-    output: { file: 'dist/wave-chat.js', format: 'iife', sourcemap: true },
-    plugins: browserPlugins(true),
+    plugins: browserPlugins(true, [classicEntry({ key: `wave-chat@${version}` })]),
     onwarn,
   },
   // ESM for npm consumers: modules preserved, dependencies left as imports.

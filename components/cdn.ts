@@ -1,6 +1,7 @@
 /**
- * The CDN entry chunk: defines the elements and boots one floating `<wave-chat>` from the
- * `data-*` attributes of the script tag, then publishes it as `window.VAWaveWidget`.
+ * The CDN file (`dist/wave-chat.js`, a classic `<script async>`): defines the elements and boots
+ * one floating `<wave-chat>` from the `data-*` attributes of its script tag, then publishes it as
+ * `window.VAWaveWidget`. Imported as a module it only defines the elements.
  */
 import './define.js';
 import type { WaveChat } from './wave-chat.js';
@@ -55,4 +56,11 @@ export async function boot(script: HTMLScriptElement): Promise<WaveChat> {
   performance.mark?.('wave-chat-ready');
   window.dispatchEvent(new CustomEvent('wave-chat-ready', { detail: { widget: el } }));
   return el;
+}
+
+// Run as the page's classic script: boot from this tag (a module has no current script).
+const current = typeof document !== 'undefined' ? document.currentScript : null;
+if (current instanceof HTMLScriptElement) {
+  if (current.src) boot(current).catch((error: unknown) => console.error('wave-chat: failed to start', error));
+  else console.error('wave-chat: load me with <script src=".../wave-chat.js">');
 }
