@@ -45,6 +45,8 @@ export interface WaveLabels {
   // ── Tool chips: `{action}` is the title with its key argument ──────────────
   /** A title with its key argument: `{title}`, `{subject}`. */
   action: LabelTemplate;
+  /** Asked for, not yet checked or started: `{action}`, `{title}`, `{name}`. */
+  requested: LabelTemplate;
   /** Running, without the page's runningLabel: `{action}`, `{title}`, `{subject}`, `{attempt}`. */
   running: LabelTemplate;
   /** Done, without the page's summary: `{action}`. */
@@ -61,8 +63,10 @@ export interface WaveLabels {
   failedUnknownTool: LabelTemplate;
   /** The tool's cost could not be read, so it did not run: `{action}`. */
   failedUnavailable: LabelTemplate;
-  /** Cancelled (by the visitor, Stop, closing or restarting): `{action}`. */
+  /** Cancelled by Stop, closing, restarting or ending voice (while waiting or running): `{action}`. */
   cancelled: LabelTemplate;
+  /** The visitor said no to the confirmation (Cancel, Escape, a spoken no): `{action}`. */
+  declined: LabelTemplate;
   /** The default question of a free confirmation: `{action}`. */
   confirmQuestion: LabelTemplate;
   /** The default question of a paid confirmation: `{action}`, `{cost}`, `{unit}`. */
@@ -162,6 +166,7 @@ export const defaultLabels: WaveLabels = {
   imageBlocked: 'Image: {label}',
 
   action: '{title} “{subject}”',
+  requested: 'Preparing {action}…',
   running: '{action}…',
   done: 'Done: {action}',
   receipt: '{label} · −{spent} {unit}',
@@ -171,6 +176,8 @@ export const defaultLabels: WaveLabels = {
   failedUnknownTool: '{action} is not available on this page.',
   failedUnavailable: '{action} is unavailable right now.',
   cancelled: 'Cancelled: {action}',
+  // SPEC §5: after the visitor's Cancel "the chip reads cancelled".
+  declined: 'Cancelled: {action}',
   confirmQuestion: '{action}?',
   confirmCostQuestion: '{action} · {cost} {unit}?',
   costLine: 'Cost: {cost} {unit}',
@@ -345,6 +352,8 @@ export function confirmationQuestion(labels: WaveLabels, part: ToolPart, unit: s
 export function chipText(part: ToolPart, labels: WaveLabels, unit: string): string {
   const values = actionValues(labels, part);
   switch (part.status) {
+    case ChipStatus.requested:
+      return label(labels, 'requested', values);
     case ChipStatus.running:
       return part.label || label(labels, 'running', { ...values, attempt: part.attempts ?? 1 });
     case ChipStatus.succeeded:
@@ -353,6 +362,8 @@ export function chipText(part: ToolPart, labels: WaveLabels, unit: string): stri
       return failureText(part, labels, values);
     case ChipStatus.cancelled:
       return label(labels, 'cancelled', values);
+    case ChipStatus.declined:
+      return label(labels, 'declined', values);
     case ChipStatus.awaitingConfirmation:
       return confirmationQuestion(labels, part, unit);
     default:

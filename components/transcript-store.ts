@@ -1,5 +1,5 @@
 import { recapOutput } from '../src/agent/record.js';
-import type { ToolPart, TranscriptItem } from '../src/agent/types.js';
+import { isSettled, type ToolPart, type TranscriptItem } from '../src/agent/types.js';
 import { ToolFailure } from '../src/tools/types.js';
 
 /**
@@ -12,7 +12,6 @@ export interface TranscriptStore {
   clear(key: string, signal?: AbortSignal): Promise<void>;
 }
 
-const FINAL_CHIP = new Set(['succeeded', 'failed', 'cancelled']);
 const FAILURES: ReadonlySet<string> = new Set(Object.values(ToolFailure));
 /** Bounds what a page reload re-renders, whatever the store holds. */
 const MAX_ROWS = 500;
@@ -41,7 +40,7 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
     if (r.kind === 'message' && (r.role === 'user' || r.role === 'assistant') && r.streaming !== true) {
       const text = str(r.text);
       if (text !== null) out.push({ kind: 'message', id, role: r.role, text, streaming: false, ...(r.discarded === true ? { discarded: true } : {}) });
-    } else if (r.kind === 'tool' && typeof r.status === 'string' && FINAL_CHIP.has(r.status)) {
+    } else if (r.kind === 'tool' && isSettled(r.status)) {
       const name = str(r.name, 100) ?? '';
       const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
       const facts: Partial<ToolPart> = {};
@@ -66,7 +65,7 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
         if (input) facts.input = input;
       }
       if (r.silent === true) facts.silent = true;
-      out.push({ ...facts, kind: 'tool', id, name, status: r.status as 'succeeded' | 'failed' | 'cancelled' });
+      out.push({ ...facts, kind: 'tool', id, name, status: r.status as ToolPart['status'] });
     }
   }
   return out;

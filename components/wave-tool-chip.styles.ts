@@ -30,7 +30,8 @@ export const toolChipStyles = css`
     border-color: var(--_danger, var(--wave-danger, #cf222e));
     color: var(--_danger, var(--wave-danger, #cf222e));
   }
-  .chip[data-status='cancelled'] {
+  .chip[data-status='cancelled'],
+  .chip[data-status='declined'] {
     opacity: 0.75;
     font-style: italic;
   }

@@ -16,8 +16,8 @@ export const CONFIRM_SETTLE_MS = 600;
 export { chipText };
 
 /**
- * One tool call: running, succeeded (with a receipt), failed, cancelled, or awaiting the
- * visitor's confirmation. Buttons forward the visitor's own event as evidence, so a page
+ * One tool call: requested, awaiting the visitor's confirmation, running, succeeded (with a
+ * receipt), failed, cancelled or declined (`ChipStatus`). Buttons forward the visitor's own event as evidence, so a page
  * script calling `.click()` (`isTrusted: false`) never confirms.
  *
  * @tagname wave-tool-chip
@@ -148,6 +148,7 @@ export class WaveToolChip extends LitElement {
 
   #icon(status: ChipStatus) {
     switch (status) {
+      case ChipStatus.requested:
       case ChipStatus.running:
         return html`<span class="icon spinner" aria-hidden="true"></span>`;
       case ChipStatus.succeeded:
@@ -155,6 +156,7 @@ export class WaveToolChip extends LitElement {
       case ChipStatus.failed:
         return html`<span class="icon" aria-hidden="true">✕</span>`;
       case ChipStatus.cancelled:
+      case ChipStatus.declined:
         return html`<span class="icon" aria-hidden="true">⊘</span>`;
       case ChipStatus.awaitingConfirmation:
         return html`<span class="icon" aria-hidden="true">?</span>`;

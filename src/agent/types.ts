@@ -14,7 +14,7 @@ import type { NoticeFact } from '../notice.js';
 
 import type { VoiceEngine, VoiceState } from '../voice/types.js';
 
-export { ChipStatus, type ToolPart } from '../tools/tool-part.js';
+export { ChipStatus, canMove, isSettled, type ToolPart } from '../tools/tool-part.js';
 export { NoticeKind, type NoticeFact } from '../notice.js';
 
 /** One row of the transcript. */

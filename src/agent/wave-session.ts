@@ -25,6 +25,7 @@ import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
   NoticeKind,
+  isSettled,
   type NoticeFact,
   type SessionState,
   type TranscriptItem,
@@ -376,7 +377,7 @@ export class WaveSession implements WaveSessionApi {
     for (const item of Array.isArray(items) ? items : []) {
       if (!item || typeof item !== 'object') continue;
       if (item.kind === 'message' && !item.streaming) earlier.push(item);
-      else if (item.kind === 'tool' && item.status !== 'running' && item.status !== 'awaiting-confirmation') {
+      else if (item.kind === 'tool' && isSettled(item.status)) {
         const { confirmation: _pending, ...part } = item;
         earlier.push(typeof part.output === 'string' ? { ...part, output: recapOutput(part.output) } : part);
       }

@@ -20,6 +20,7 @@ import {
   ToolFailure,
   ToolLimits,
   ToolOutcomeStatus,
+  RESERVED_TOOL_NAMES,
   type SanitizedResult,
   type ToolCall,
   type BuiltinToolDefinition,
@@ -66,7 +67,10 @@ export interface ToolRunnerOptions {
  * (`ToolPart`) that the elements word from their labels.
  */
 export const RunnerText = {
+  /** The visitor said no (status `declined`). */
   cancelled: 'The visitor cancelled this action. Do not retry it.',
+  /** Stop, closing, restarting or ending voice withdrew the confirmation (status `cancelled`). */
+  withdrawn: 'The confirmation was withdrawn before the visitor answered (the reply was stopped or the chat closed), so the action did not run. Do not retry it.',
   stopped: 'The action was stopped before it finished. Do not retry it unless the visitor asks.',
   timedOut: (ms: number) => `The action timed out after ${ms} ms. It may or may not have completed; check before retrying.`,
   failed: FAILED_TEXT,
@@ -105,6 +109,8 @@ interface Ending {
   /** The handler's message, shown on the chip (failure `handler` only). */
   error?: string;
   spent?: number;
+  /** The visitor said no: the part ends `declined` (the outcome stays `cancelled`, with `declined`). */
+  declined?: boolean;
 }
 
 
@@ -162,6 +168,8 @@ export class ToolRunner {
     const linked = linkSignals([options.signal, this.#closing.signal]);
     try {
       const parsed = parseArguments(rawArgs);
+      // The part exists from the moment it is asked for, before anything is resolved or checked.
+      this.#chip(callId, { name, title: readableToolName(name), ...(RESERVED_TOOL_NAMES.has(name) ? { builtin: true } : {}) }, ChipStatus.requested, {});
       this.#emit({ type: 'tool-call-requested', callId, name, args: parsed.ok ? parsed.value : rawArgs });
 
       const resolution = resolveTool(name, options.source, { registry: this.#o.registry, deferral: this.#o.deferral, builtins: () => this.#o.builtinTools?.() ?? {} });
@@ -197,7 +205,7 @@ export class ToolRunner {
       if (!consent.confirm) return await this.#execute(callId, facts, tool, args, consent, runningLabel, run, { retry: true });
 
       const gated = await this.#consent(callId, facts, tool, args, consent, linked.signal);
-      if (gated.kind === 'cancelled') return this.#cancelled(callId, facts, gated.text, 0);
+      if (gated.kind === 'cancelled') return this.#cancelled(callId, facts, gated.text, 0, gated.declined);
       return await this.#execute(callId, facts, tool, args, consent, runningLabel, run, { retry: false, hold: gated.hold });
     } finally {
       linked.dispose();
@@ -228,7 +236,7 @@ export class ToolRunner {
     args: Record<string, unknown>,
     consent: ConsentReading,
     signal: AbortSignal,
-  ): Promise<{ kind: 'run'; hold?: SpendHold } | { kind: 'cancelled'; text: string }> {
+  ): Promise<{ kind: 'run'; hold?: SpendHold } | { kind: 'cancelled'; text: string; declined: boolean }> {
     const { grant } = this.#o;
     const grantable = consent.cost > 0 && !consent.tier3;
     const base: ConfirmationRequest = {
@@ -255,7 +263,7 @@ export class ToolRunner {
         if (answer.decision !== ConfirmDecision.confirm) {
           // The visitor's Cancel on the re-ask ends the grant; a system cancel (stop, close) does not.
           if (answer.source !== 'system') grant.revoke('visitor');
-          return { kind: 'cancelled', text: RunnerText.cancelled };
+          return refused(answer.source);
         }
         grant.raise();
         return { kind: 'run', hold: grant.hold(consent.cost) ?? undefined };
@@ -263,8 +271,9 @@ export class ToolRunner {
     }
 
     const answer = await this.#ask(facts, base, signal);
-    // Closing or stopping cancels "the same way" as the visitor's Cancel (SPEC §5).
-    if (answer.decision === ConfirmDecision.cancel) return { kind: 'cancelled', text: RunnerText.cancelled };
+    // Closing or stopping cancels "the same way" as the visitor's Cancel (SPEC §5): not run, not to
+    // be retried. Only the visitor's own no is `declined`.
+    if (answer.decision === ConfirmDecision.cancel) return refused(answer.source);
     if (answer.decision === ConfirmDecision.approveSession && grantable) {
       grant.start();
       return { kind: 'run', hold: grant.hold(consent.cost) ?? undefined };
@@ -339,9 +348,11 @@ export class ToolRunner {
 
 
   #invalid(callId: string, facts: CallFacts, reason: string, source: ToolCallSource): ToolOutcome {
-    // The model gets the validator's precise reason; the visitor a notice, not a red chip.
+    // The model gets the validator's precise reason; the visitor a notice, not a red chip: the
+    // requested part ends failed and silent.
     const error = `Invalid arguments: ${reason}`;
     const outcome = this.#outcome(callId, facts, ToolOutcomeStatus.invalid, { success: false, error }, { label: error, failure: ToolFailure.invalidArguments }, 0);
+    this.#chip(callId, facts, ChipStatus.failed, { attempts: 0, failure: ToolFailure.invalidArguments, silent: true });
     try {
       this.#o.onNotice?.(callId, { kind: NoticeKind.invalidArguments, name: facts.name, title: facts.title, source, reason });
     } catch {
@@ -351,14 +362,20 @@ export class ToolRunner {
     return outcome;
   }
 
-  #cancelled(callId: string, facts: CallFacts, error: string, attempts: number): ToolOutcome {
-    return this.#finish(callId, facts, ToolOutcomeStatus.cancelled, { success: false, cancelled: true, error }, { label: '' }, attempts);
+  #cancelled(callId: string, facts: CallFacts, error: string, attempts: number, declined = false): ToolOutcome {
+    return this.#finish(callId, facts, ToolOutcomeStatus.cancelled, { success: false, cancelled: true, error }, { label: '', ...(declined ? { declined } : {}) }, attempts);
   }
 
   #finish(callId: string, facts: CallFacts, status: ToolOutcomeStatus, result: SanitizedResult, ending: Ending, attempts: number): ToolOutcome {
     const outcome = this.#outcome(callId, facts, status, result, ending, attempts);
     const chipStatus =
-      status === ToolOutcomeStatus.succeeded ? ChipStatus.succeeded : status === ToolOutcomeStatus.cancelled ? ChipStatus.cancelled : ChipStatus.failed;
+      status === ToolOutcomeStatus.succeeded
+        ? ChipStatus.succeeded
+        : status === ToolOutcomeStatus.cancelled
+          ? ending.declined === true
+            ? ChipStatus.declined
+            : ChipStatus.cancelled
+          : ChipStatus.failed;
     this.#chip(callId, facts, chipStatus, {
       attempts,
       ...(status === ToolOutcomeStatus.succeeded && ending.label !== '' ? { label: outcome.label } : {}),
@@ -378,6 +395,7 @@ export class ToolRunner {
     const outcome: ToolOutcome = { callId, name: facts.name, title: facts.title, status, result, label: capLabel(ending.label), attempts };
     if (ending.failure !== undefined) outcome.failure = ending.failure;
     if (ending.spent !== undefined) outcome.spent = ending.spent;
+    if (ending.declined === true) outcome.declined = true;
     return outcome;
   }
 
@@ -385,7 +403,7 @@ export class ToolRunner {
     id: string,
     facts: CallFacts,
     status: ChipStatus,
-    extra: Partial<Pick<ToolPart, 'label' | 'attempts' | 'spent' | 'failure' | 'error' | 'confirmation'>>,
+    extra: Partial<Pick<ToolPart, 'label' | 'attempts' | 'spent' | 'failure' | 'error' | 'confirmation' | 'silent'>>,
   ): void {
     const chip: ToolChipItem = { kind: 'tool', id, ...facts, status, ...extra };
     if (chip.label !== undefined) chip.label = capLabel(chip.label);
@@ -403,6 +421,11 @@ export class ToolRunner {
       /* observers cannot break a call */
     }
   }
+}
+
+/** A confirmation answered "cancel": the visitor's own no is `declined`; a system cancel withdrew it. */
+function refused(source: string): { kind: 'cancelled'; text: string; declined: boolean } {
+  return source === 'system' ? { kind: 'cancelled', text: RunnerText.withdrawn, declined: false } : { kind: 'cancelled', text: RunnerText.cancelled, declined: true };
 }
 
 function readConsent(tool: ResolvedTool, args: Record<string, unknown>): ConsentReading | null {

@@ -5,15 +5,72 @@
 import type { ConfirmationRequest } from '../consent/types.js';
 import type { ToolFailure } from './types.js';
 
-/** Chip states (SPEC §4.5, §5). */
+/**
+ * A tool part's status (SPEC §4.5, §5). The machine:
+ *
+ * ```
+ * requested ──► awaiting-confirmation ──► running ──► succeeded | failed | cancelled
+ *     │                 │
+ *     │                 ├──► declined   (the visitor said no)
+ *     │                 └──► cancelled | failed
+ *     └──► running | failed | cancelled
+ * ```
+ *
+ * - `requested`: the model (or the page's `callTool`) asked; the call is not resolved or
+ *   validated yet. A call refused at this point (invalid arguments) ends `failed` and silent.
+ * - `declined`: the visitor said no to the confirmation (Cancel, Escape, a spoken no, or Cancel
+ *   on the grant's cap re-ask). The handler never ran.
+ * - `cancelled`: the system ended the call (Stop, closing, restarting, voice ending) while it
+ *   waited for consent or ran; a running handler's signal was aborted.
+ * - `failed`: it could not run or did not succeed (unknown tool, invalid arguments, an
+ *   unreadable cost, a handler error or timeout).
+ *
+ * `succeeded`, `failed`, `cancelled` and `declined` are final: nothing moves a part out of them.
+ */
 export const ChipStatus = {
+  requested: 'requested',
   running: 'running',
   awaitingConfirmation: 'awaiting-confirmation',
   succeeded: 'succeeded',
   failed: 'failed',
   cancelled: 'cancelled',
+  declined: 'declined',
 } as const;
 export type ChipStatus = (typeof ChipStatus)[keyof typeof ChipStatus];
+
+const NEXT: Readonly<Record<ChipStatus, readonly ChipStatus[]>> = {
+  [ChipStatus.requested]: [ChipStatus.requested, ChipStatus.awaitingConfirmation, ChipStatus.running, ChipStatus.failed, ChipStatus.cancelled],
+  [ChipStatus.awaitingConfirmation]: [
+    ChipStatus.awaitingConfirmation,
+    ChipStatus.running,
+    ChipStatus.declined,
+    ChipStatus.cancelled,
+    ChipStatus.failed,
+  ],
+  [ChipStatus.running]: [ChipStatus.running, ChipStatus.succeeded, ChipStatus.failed, ChipStatus.cancelled],
+  [ChipStatus.succeeded]: [],
+  [ChipStatus.failed]: [],
+  [ChipStatus.cancelled]: [],
+  [ChipStatus.declined]: [],
+};
+
+/**
+ * True when a part may move from `from` to `to`. A non-final status may repeat (new facts:
+ * another attempt, a fresh label); a final one never changes; an unknown status moves nowhere.
+ *
+ * @example
+ * canMove('awaiting-confirmation', 'declined'); // true
+ * canMove('succeeded', 'running');              // false
+ */
+export function canMove(from: unknown, to: unknown): boolean {
+  const next = typeof from === 'string' && Object.hasOwn(NEXT, from) ? NEXT[from as ChipStatus] : undefined;
+  return next !== undefined && next.includes(to as ChipStatus);
+}
+
+/** True for a status nothing moves out of (`succeeded`, `failed`, `cancelled`, `declined`). */
+export function isSettled(status: unknown): boolean {
+  return typeof status === 'string' && Object.hasOwn(NEXT, status) && NEXT[status as ChipStatus].length === 0;
+}
 
 /** One tool call as the transcript shows it: facts only; the chip words them from its labels. */
 export interface ToolPart {

@@ -107,6 +107,12 @@ export interface ToolOutcome {
   failure?: ToolFailure;
   /** Credits spent, when the tool has a cost and ran successfully. */
   spent?: number;
+  /**
+   * The visitor said no to the confirmation (Cancel, Escape, a spoken no): `status` is
+   * `cancelled` and the tool part `declined`. Absent when Stop, closing, restarting or ending
+   * voice cancelled the call.
+   */
+  declined?: boolean;
   attempts: number;
 }
 

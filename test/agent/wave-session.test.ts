@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { ConversationLoop, type LoopUpdate } from '../../src/agent/conversation-loop.js';
+import { RunnerText } from '../../src/tools/runner.js';
 import { persistableItems } from '../../components/transcript-store.js';
 import type { SessionState, TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
 import { WaveSession, type SessionLoop, type SessionLoopDeps, type WaveSessionOptions } from '../../src/agent/wave-session.js';
@@ -141,8 +142,9 @@ describe('WaveSession', () => {
         expect(states[i]).to.not.equal(states[i - 1]);
         expect(states[i]?.items).to.not.equal(states[i - 1]?.items);
       }
-      // The first running snapshot still shows the running chip: nothing was mutated afterwards.
-      expect(states[0]?.items[0]).to.include({ status: 'running' });
+      // The first snapshots still show the requested, then the running chip: nothing was mutated afterwards.
+      expect(states[0]?.items[0]).to.include({ status: 'requested' });
+      expect(states[1]?.items[0]).to.include({ status: 'running' });
     });
 
     it('setContext feeds the loop context', async () => {
@@ -208,7 +210,9 @@ describe('WaveSession', () => {
       session.close();
       expect(signal?.aborted).to.equal(true);
       expect((await hanging).cancelled).to.equal(true);
-      expect(await confirming).to.deep.equal({ success: false, cancelled: true, error: 'The visitor cancelled this action. Do not retry it.' });
+      // Withdrawn, not declined: the model is told it did not run and not to retry it; no visitor said no.
+      expect(await confirming).to.deep.equal({ success: false, cancelled: true, error: RunnerText.withdrawn });
+      expect(session.state.items.find((i) => i.kind === 'tool' && i.name === 'delete_task')).to.deep.include({ status: 'cancelled' });
       const answered = events.find((e) => e.type === 'confirmation-answered');
       expect(answered).to.include({ decision: 'cancel', source: 'system' });
     });

@@ -21,6 +21,7 @@ export const frenchLabels: WaveLabels = {
   imageBlocked: 'Image : {label}',
 
   action: '{title} « {subject} »',
+  requested: 'Préparation : {action}…',
   running: 'En cours : {action}…',
   done: 'Fait : {action}',
   receipt: ({ label, spent, unit }) => `${label} · −${spent} ${unit}`,
@@ -30,6 +31,7 @@ export const frenchLabels: WaveLabels = {
   failedUnknownTool: '{action} n’est pas proposé sur cette page.',
   failedUnavailable: '{action} est indisponible pour le moment.',
   cancelled: 'Annulé : {action}',
+  declined: 'Refusé : {action}',
   confirmQuestion: '{action} ?',
   confirmCostQuestion: '{action} · {cost} {unit} ?',
   costLine: 'Coût : {cost} {unit}',

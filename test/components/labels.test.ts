@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { chipText, defaultLabels, formatLabel, noticeText, resolveLabels } from '../../components/labels.js';
 import type { NoticeFact, ToolPart } from '../../src/agent/types.js';
+import { frenchLabels } from './labels-fr.js';
 
 describe('labels', () => {
   it('fills templates and calls functions; a typo stays visible', () => {
@@ -57,5 +58,32 @@ describe('labels', () => {
       defaultLabels.voiceError,
     ]);
     expect(noticeText({ kind: 'nonsense' } as unknown as NoticeFact, defaultLabels)).to.equal(defaultLabels.errorGeneric);
+  });
+});
+
+describe('labels for every tool part status', () => {
+  const part: ToolPart = { kind: 'tool', id: 'a', name: 'delete_task', title: 'Delete task', subject: 'Draft', status: 'requested' };
+  const statuses = ['requested', 'awaiting-confirmation', 'running', 'succeeded', 'failed', 'cancelled', 'declined'] as const;
+
+  it('words each status in English: declined reads cancelled (SPEC §5), requested is not yet running', () => {
+    const text = (status: ToolPart['status']) => chipText({ ...part, status }, defaultLabels, 'cr');
+    expect(text('requested')).to.equal('Preparing Delete task “Draft”…');
+    expect(text('running')).to.equal('Delete task “Draft”…');
+    expect(text('declined')).to.equal('Cancelled: Delete task “Draft”');
+    expect(text('cancelled')).to.equal('Cancelled: Delete task “Draft”');
+  });
+
+  it('a page can tell declined from cancelled, and every status has its own French wording', () => {
+    const seen = statuses.map((status) => chipText({ ...part, status }, resolveLabels(frenchLabels), 'cr'));
+    expect(seen).to.deep.equal([
+      'Préparation : Delete task « Draft »…',
+      'Delete task « Draft » ?',
+      'En cours : Delete task « Draft »…',
+      'Fait : Delete task « Draft »',
+      'Échec de Delete task « Draft ».',
+      'Annulé : Delete task « Draft »',
+      'Refusé : Delete task « Draft »',
+    ]);
+    expect(new Set(seen).size).to.equal(statuses.length);
   });
 });

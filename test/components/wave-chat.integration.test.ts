@@ -109,7 +109,9 @@ describe('<wave-chat> with the real WaveSession', () => {
     const r = await result;
     expect(r.success).to.equal(false);
     expect(runs).to.equal(0);
-    await waitFor(() => chips(el)[0]!.shadowRoot!.querySelector('[data-status="cancelled"]'), 'cancelled chip');
+    // The visitor's own no: declined, and the chip reads cancelled (SPEC §5).
+    const declined = await waitFor(() => chips(el)[0]!.shadowRoot!.querySelector('[data-status="declined"]'), 'declined chip');
+    expect(declined.querySelector('[part~="status"]')!.textContent!.trim()).to.match(/^Cancelled: /);
   });
 
   it('Approve for this session: the pill shows the spend, later calls skip asking, a tap revokes', async () => {

@@ -249,6 +249,8 @@ describe('<wave-chat> with a complete French label set', () => {
     await snap('confirmation with its key argument');
     await realClick(button(chipEl('c7'), 'cancel-button'));
     await until(() => part('c8')?.status === 'awaiting-confirmation', 'tier3 confirmation');
+    // The visitor's own no: the part is declined (a Stop or a close would have cancelled it).
+    expect(part('c7')?.status).to.equal('declined');
     await snap('tier3 confirmation');
     expect(chipEl('c8')!.shadowRoot!.querySelector('[part~="approve-button"]')).to.equal(null);
     await realClick(button(chipEl('c8'), 'confirm-button'));
@@ -300,8 +302,13 @@ describe('<wave-chat> with a complete French label set', () => {
     await snap('voice confirmation');
     await realClick(button(bubbleChip(), 'cancel-button'));
     await spoken;
-    await snap('voice cancelled');
+    await snap('voice declined');
+    // A confirmation still open when voice drops is cancelled by the system, not declined.
+    const dropped = engine.options!.runTool({ id: 'v2', name: 'supprimer_tache', arguments: { titre: 'Archives' } }, new AbortController().signal);
+    await until(() => part('v2')?.status === 'awaiting-confirmation', 'second voice confirmation');
     engine.options!.onEnd('connection-lost');
+    await dropped;
+    expect(part('v2')?.status).to.equal('cancelled');
     await snap('voice connection lost');
     el.restart();
     const listening = new FakeEngine();
@@ -321,7 +328,7 @@ describe('<wave-chat> with a complete French label set', () => {
       'Échec de Réserver la salle : Salle déjà prise',
       'Synchroniser n’a pas répondu à temps',
       'Supprimer la tâche « Brouillon » ?',
-      'Annulé : Supprimer la tâche « Brouillon »',
+      'Refusé : Supprimer la tâche « Brouillon »',
       'Vider le panier ?',
       'Fait : Vider le panier',
       frenchLabels.noticeReplyTruncated as string,
@@ -339,7 +346,8 @@ describe('<wave-chat> with a complete French label set', () => {
       'Arrêté après 3 étapes',
       frenchLabels.voiceUnsupported as string,
       'Supprimer la tâche « Courses » ?',
-      'Annulé : Supprimer la tâche « Courses »',
+      'Refusé : Supprimer la tâche « Courses »',
+      'Annulé : Supprimer la tâche « Archives »',
       frenchLabels.voiceConnectionLost as string,
       frenchLabels.voiceListening,
       frenchLabels.voiceEnd,

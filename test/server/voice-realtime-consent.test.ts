@@ -152,7 +152,8 @@ describe('realtime spoken consent', () => {
     await t.settle();
     t.transcript('no1', 'no');
     for (let i = 0; i < 50 && (t.chip('c1') as { status: string }).status === 'awaiting-confirmation'; i++) await t.settle();
-    assert.equal((t.chip('c1') as { status: string }).status, 'cancelled');
+    // A spoken no is the visitor's own answer: declined, not a system cancel.
+    assert.equal((t.chip('c1') as { status: string }).status, 'declined');
     await t.call('wire', 'c2');
     t.clock.advance(100);
     await t.say('g1');

@@ -102,6 +102,7 @@ describe('ToolRunner', () => {
       expect(seen[0]?.[1].signal.aborted).to.equal(false);
       // Facts only: the page's own words pass through; no sentence of the core's.
       expect(s.chips).to.deep.equal([
+        { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', status: 'requested' },
         { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', args: { title: 'Milk' }, status: 'running', attempts: 1 },
         { kind: 'tool', id: 'call-7', name: 'add_task', title: 'Add task', subject: 'Milk', args: { title: 'Milk' }, status: 'succeeded', attempts: 1, label: 'Added “Milk”' },
       ]);
@@ -130,7 +131,7 @@ describe('ToolRunner', () => {
       expect(s.events.at(-1)?.type).to.equal('tool-call-failed');
     });
 
-    it('reports invalid arguments as a notice fact (no chip): the tool, its title, who called, and the reason the model got', async () => {
+    it('reports invalid arguments as a notice fact (no visible chip: the requested part ends failed and silent): the tool, its title, who called, and the reason the model got', async () => {
       const s = setup();
       const notices: unknown[] = [];
       const runner = new ToolRunner({
@@ -141,7 +142,8 @@ describe('ToolRunner', () => {
       const idSchema = { type: 'object', properties: { task_id: { type: 'string' } }, required: ['task_id'], additionalProperties: false };
       s.register('delete_task', { parameters: idSchema, confirm: true, handler: () => ({}) });
       const outcome = await runner.run({ id: 'x1', name: 'delete_task', arguments: { task_id: 7 } }, { signal: new AbortController().signal, conversationId: 'c', source: 'model' });
-      expect(s.chips).to.deep.equal([]);
+      expect(s.chips.map((c) => c.status)).to.deep.equal(['requested', 'failed']);
+      expect(s.chips.at(-1)).to.include({ silent: true, failure: 'invalid-arguments' });
       const reason = String(outcome.result.error).replace(/^Invalid arguments: /, '');
       expect(reason).to.contain('task_id');
       expect(notices).to.deep.equal([{ id: 'x1', kind: 'invalid-arguments', name: 'delete_task', title: 'Delete task', source: 'model', reason }]);
@@ -161,7 +163,8 @@ describe('ToolRunner', () => {
       s.register('b', { handler: () => ({}), summary: () => 42 });
       s.register('c', { handler: () => ({}), summary: () => 'x'.repeat(5000) });
       const a = await s.run('a');
-      expect(s.chips[0]?.label).to.equal('Adding…');
+      expect(s.chips[0]).to.include({ status: 'requested' }).and.not.have.property('label');
+      expect(s.chips[1]?.label).to.equal('Adding…');
       expect(a.label).to.equal('');
       expect(s.chips.at(-1)).to.not.have.property('label');
       expect((await s.run('b')).label).to.equal('');
@@ -197,7 +200,8 @@ describe('ToolRunner', () => {
       expect(times).to.deep.equal([t0, t0 + 150, t0 + 550]);
       expect(p.value?.status).to.equal('succeeded');
       expect(p.value?.attempts).to.equal(3);
-      expect(s.chips.slice(0, -1).every((c) => c.status === ChipStatus.running)).to.equal(true);
+      expect(s.chips[0]?.status).to.equal(ChipStatus.requested);
+      expect(s.chips.slice(1, -1).every((c) => c.status === ChipStatus.running)).to.equal(true);
       expect(s.events.filter((e) => e.type === 'tool-call-started').map((e) => (e as { attempt: number }).attempt)).to.deep.equal([1, 2, 3]);
     });
 
@@ -423,21 +427,30 @@ describe('ToolRunner', () => {
       s.gate.answer(req.id, 'cancel', trusted);
       const outcome = await p;
       expect(outcome.status).to.equal('cancelled');
+      expect(outcome.declined).to.equal(true);
       expect(outcome.result).to.deep.equal({ success: false, cancelled: true, error: RunnerText.cancelled });
       expect(outcome.result.error).to.equal('The visitor cancelled this action. Do not retry it.');
       expect(outcome.label).to.equal('');
       expect(calls).to.equal(0);
+      // The visitor's own no: the part is declined, not cancelled.
+      expect(s.chips.map((c) => c.status)).to.deep.equal(['requested', 'awaiting-confirmation', 'declined']);
+      expect(s.events.at(-1)).to.deep.include({ type: 'tool-call-cancelled' });
     });
 
-    it('a closing chat (cancelAll) cancels the waiting call the same way', async () => {
+    it('a closing chat (cancelAll) cancels the waiting call the same way: not run, not to be retried; cancelled, not declined', async () => {
       const s = setup();
-      s.register('delete_task', { confirm: true, handler: () => ({}) });
+      let calls = 0;
+      s.register('delete_task', { confirm: true, handler: () => ++calls });
       const p = s.run('delete_task');
       await s.confirmation();
       s.gate.cancelAll('closed');
       const outcome = await p;
       expect(outcome.status).to.equal('cancelled');
-      expect(outcome.result.error).to.equal(RunnerText.cancelled);
+      expect(outcome).to.not.have.property('declined');
+      expect(outcome.result).to.deep.equal({ success: false, cancelled: true, error: RunnerText.withdrawn });
+      expect(outcome.result.error).to.match(/did not run\. Do not retry it\.$/);
+      expect(calls).to.equal(0);
+      expect(s.chips.map((c) => c.status)).to.deep.equal(['requested', 'awaiting-confirmation', 'cancelled']);
     });
 
     it('reads cost and confirmLabel getters fresh when the confirmation is shown', async () => {
@@ -635,6 +648,7 @@ describe('ToolRunner', () => {
       const p = s.run('add_scene');
       s.gate.answer((await s.confirmation()).id, 'cancel', trusted);
       expect((await p).status).to.equal('cancelled');
+      expect(s.chips.at(-1)?.status).to.equal('declined');
       expect(s.grant.state().active).to.equal(false);
       expect(calls).to.equal(0);
     });
@@ -649,6 +663,7 @@ describe('ToolRunner', () => {
       await s.confirmation();
       stop.abort();
       expect((await p).status).to.equal('cancelled');
+      expect(s.chips.at(-1)?.status).to.equal('cancelled');
       expect(s.grant.state().active).to.equal(true);
     });
 
