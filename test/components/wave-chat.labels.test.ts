@@ -394,7 +394,9 @@ describe('<wave-chat> with a complete French label set', () => {
     el.registerTool('vider_panier', { title: 'Vider le panier', tier3: true, handler: () => ({}) });
     const pending = el.callTool('vider_panier', {});
     const transcript = el.shadowRoot!.querySelector('wave-transcript')!;
-    for (let i = 0; i < 200 && !transcript.shadowRoot!.querySelector('wave-tool-chip'); i++) await aTimeout(0);
+    // The confirmation, not the requested chip before it.
+    const confirmButton = () => transcript.shadowRoot!.querySelector('wave-tool-chip')?.shadowRoot?.querySelector('[part~="confirm-button"]');
+    for (let i = 0; i < 200 && !confirmButton(); i++) await aTimeout(0);
     await nextFrame();
     const english = englishWords([]);
     const found = words(visibleText(el).join(' ')).filter((w) => english.has(w));
