@@ -18,14 +18,15 @@ import {
   type ControlInfo,
   type OwnUiTest,
 } from './dom.js';
-import { clip, collapseWhitespace, quote, shortenText } from './text.js';
+import { formatOutlineItem, type OutlineControl, type OutlineItem } from './outline-format.js';
+import { clip, collapseWhitespace, shortenText } from './text.js';
 
-/** One outline node; containers (landmark, form, frame) have children. */
+export type { OutlineItem, OutlineControl, OutlineEntry } from './outline-format.js';
+
+/** One outline node: its data (rendered by `formatOutlineItem`); containers (landmark, form, frame) have children. */
 export interface OutlineNode {
-  line: string;
+  item: OutlineItem;
   children?: OutlineNode[];
-  /** A heading: a good place to start a new page. */
-  heading?: boolean;
 }
 
 /** One printed line with the container lines above it (repeated at the top of a continued page). */
@@ -63,7 +64,7 @@ class TextBuffer {
       .replace(/^(?:\s*\|\s*)+/, '')
       .replace(/(?:\s*\|\s*){2,}/g, ' | ');
     this.#text = '';
-    if (/[\p{L}\p{N}]/u.test(text)) out.push({ line: `- text ${quote(shortenText(text))}` });
+    if (/[\p{L}\p{N}]/u.test(text)) out.push({ item: { kind: 'text', text: shortenText(text) } });
   }
 }
 
@@ -132,7 +133,7 @@ function walk(node: Node, out: OutlineNode[], ctx: WalkContext, options: Outline
   if (info) {
     if (!painted) return;
     ctx.buffer.flushInto(out);
-    out.push({ line: controlLine(el, info, ctx.prefix, options) });
+    out.push({ item: controlItem(el, info, ctx.prefix, options) });
     return;
   }
 
@@ -140,7 +141,7 @@ function walk(node: Node, out: OutlineNode[], ctx: WalkContext, options: Outline
   if (level > 0) {
     ctx.buffer.flushInto(out);
     const name = clip(collapseWhitespace(accessibleName(el, { role: Role.link, password: false })), 160);
-    if (painted && name) out.push({ line: `- heading(${level}) ${quote(name)}`, heading: true });
+    if (painted && name) out.push({ item: { kind: 'heading', level, text: name } });
     // Links or buttons inside a heading still get their lines; its text is already the heading.
     walkChildren(el, out, { ...ctx, textAllowed: false, painted }, options);
     return;
@@ -149,8 +150,8 @@ function walk(node: Node, out: OutlineNode[], ctx: WalkContext, options: Outline
   const landmark = landmarkOf(el);
   if (landmark || el.localName === 'form') {
     const name = containerName(el) || (el.localName === 'form' ? (el.getAttribute('name') ?? '') : '');
-    const head = landmark ? `- region ${landmark}` : '- form';
-    const container: OutlineNode = { line: name ? `${head} ${quote(name)}` : head, children: [] };
+    const item: OutlineItem = landmark ? { kind: 'region', landmark, ...(name ? { name } : {}) } : { kind: 'form', ...(name ? { name } : {}) };
+    const container: OutlineNode = { item, children: [] };
     const inner: WalkContext = { ...ctx, painted, buffer: new TextBuffer() };
     walkChildren(el, container.children ?? [], inner, options);
     inner.buffer.flushInto(container.children ?? []);
@@ -167,7 +168,7 @@ function walk(node: Node, out: OutlineNode[], ctx: WalkContext, options: Outline
 
 function frameNode(frame: HTMLIFrameElement, ctx: WalkContext, options: OutlineOptions): OutlineNode {
   const name = containerName(frame) || frame.getAttribute('name') || '';
-  const head = name ? `- iframe ${quote(name)}` : '- iframe';
+  const named = name ? { name } : {};
   let doc: Document | null = null;
   try {
     doc = frame.contentDocument;
@@ -182,9 +183,9 @@ function frameNode(frame: HTMLIFrameElement, ctx: WalkContext, options: OutlineO
     } catch {
       origin = '';
     }
-    return { line: `${head} cross-origin${origin && origin !== 'null' ? ` src=${quote(origin)}` : ''}` };
+    return { item: { kind: 'iframe', ...named, crossOrigin: true, ...(origin && origin !== 'null' ? { origin } : {}) } };
   }
-  const node: OutlineNode = { line: head, children: [] };
+  const node: OutlineNode = { item: { kind: 'iframe', ...named }, children: [] };
   if (!doc.body) return node;
   const inner: WalkContext = {
     prefix: options.refs.framePrefix(frame, ctx.prefix),
@@ -197,11 +198,11 @@ function frameNode(frame: HTMLIFrameElement, ctx: WalkContext, options: OutlineO
   return node;
 }
 
-function controlLine(el: Element, info: ControlInfo, prefix: string, { refs, labels }: OutlineOptions): string {
-  const name = quote(accessibleName(el, info, labels));
+function controlItem(el: Element, info: ControlInfo, prefix: string, { refs, labels }: OutlineOptions): OutlineControl {
+  const item: OutlineControl = { kind: 'control', role: info.role, name: accessibleName(el, info, labels) };
   // Password fields: listed so the visitor's form makes sense, but no ref and never a value.
-  if (info.password) return `- ${info.role} ${name} password`;
-  let line = `- ${info.role} ${name} [ref=${refs.refFor(el, prefix)}]`;
+  if (info.password) return { ...item, password: true };
+  item.ref = refs.refFor(el, prefix);
   const input = el as HTMLInputElement;
   switch (info.role) {
     case Role.textbox:
@@ -209,38 +210,37 @@ function controlLine(el: Element, info: ControlInfo, prefix: string, { refs, lab
     case Role.searchbox:
     case Role.slider: {
       const value = fieldValue(el);
-      if (value) line += ` value=${quote(clip(value, VALUE_MAX))}`;
+      if (value) item.value = clip(value, VALUE_MAX);
       break;
     }
     case Role.combobox:
       if (el.localName === 'select') {
         const select = el as HTMLSelectElement;
         const chosen = Array.from(select.selectedOptions, (o) => optionText(o)).join(', ');
-        if (chosen) line += ` value=${quote(chosen)}`;
+        if (chosen) item.value = chosen;
         const all = Array.from(select.options).map(optionText);
-        const listed = all.slice(0, OPTIONS_LISTED);
-        if (all.length > OPTIONS_LISTED) listed.push(`…(+${all.length - OPTIONS_LISTED} more)`);
-        line += ` options=${JSON.stringify(listed)}`;
+        item.options = all.slice(0, OPTIONS_LISTED);
+        if (all.length > OPTIONS_LISTED) item.moreOptions = all.length - OPTIONS_LISTED;
       } else {
         const value = fieldValue(el);
-        if (value) line += ` value=${quote(clip(value, VALUE_MAX))}`;
+        if (value) item.value = clip(value, VALUE_MAX);
       }
       break;
     case Role.checkbox:
     case Role.radio:
-      if (el.localName === 'input' ? input.checked : el.getAttribute('aria-checked') === 'true') line += ' checked';
+      if (el.localName === 'input' ? input.checked : el.getAttribute('aria-checked') === 'true') item.checked = true;
       break;
     case Role.link: {
       const href = displayHref(el);
-      if (href) line += ` href=${quote(href)}`;
+      if (href) item.href = href;
       break;
     }
     case Role.button:
       break;
   }
-  if (input.required === true || el.getAttribute('aria-required') === 'true') line += ' required';
-  if (isDisabled(el)) line += ' disabled';
-  return line;
+  if (input.required === true || el.getAttribute('aria-required') === 'true') item.required = true;
+  if (isDisabled(el)) item.disabled = true;
+  return item;
 }
 
 /** The current value a visitor sees in a field (never called for password fields). */
@@ -278,20 +278,20 @@ export function isDisabled(el: Element): boolean {
  * Flattens the tree to indented lines, dropping containers that hold nothing.
  *
  * @example
- * flattenOutline([{ line: '- region main', children: [{ line: '- text "Hi"' }] }]).map((l) => l.text);
+ * flattenOutline([{ item: { kind: 'region', landmark: 'main' }, children: [{ item: { kind: 'text', text: 'Hi' } }] }]).map((l) => l.text);
  * // ['- region main', '  - text "Hi"']
  */
 export function flattenOutline(nodes: readonly OutlineNode[]): OutlineLine[] {
   const lines: OutlineLine[] = [];
   const visit = (list: readonly OutlineNode[], depth: number, context: readonly string[]): void => {
     for (const node of list) {
-      const text = `${'  '.repeat(depth)}${node.line}`;
+      const text = `${'  '.repeat(depth)}${formatOutlineItem(node.item)}`;
       if (node.children) {
         if (!hasLeaf(node.children)) continue;
         lines.push({ text, context, heading: false });
         visit(node.children, depth + 1, [...context, text]);
       } else {
-        lines.push({ text, context, heading: node.heading === true });
+        lines.push({ text, context, heading: node.item.kind === 'heading' });
       }
     }
   };

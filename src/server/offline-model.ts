@@ -14,6 +14,7 @@ import { unwrapEnvelope } from '../guard/envelope.js';
 import type { HostToolSchema } from '../tools/types.js';
 import type { WaveMessage } from '../transport/protocol.js';
 import { describeError } from '../util/describe-error.js';
+import { parseOutline, type OutlineControl, type OutlineEntry } from '../page/outline-format.js';
 import type { ModelProvider, ProviderEvent, ProviderStepInput } from './providers/types.js';
 
 /** What one offline step decides: call a tool, or answer in text. `clause` is the request clause the call serves. */
@@ -846,51 +847,19 @@ function planClause(rawClause: string, tools: ToolView[], entities: Entity[]): C
 
 // ---------------------------------------------------------------- built-in page tools
 
-interface OutlineNode {
-  role: string;
-  name: string;
-  ref: string;
-  value?: string;
-  href?: string;
-  options?: string[];
-  required: boolean;
-  checked: boolean;
-}
+/** A control of the `read_page` outline that the actions can target (it has a ref). */
+type OutlineNode = OutlineControl & { ref: string };
 
-function parseOutline(outline: string): OutlineNode[] {
-  const nodes: OutlineNode[] = [];
-  for (const line of outline.split('\n')) {
-    const m = /^\s*-\s+([\w-]+(?:\(\d+\))?)\s+("(?:[^"\\]|\\.)*")\s*\[ref=([^\]\s]+)\](.*)$/.exec(line);
-    if (!m) continue;
-    const name = parseJson(m[2] ?? '""');
-    const rest = m[4] ?? '';
-    const node: OutlineNode = {
-      role: m[1] ?? '',
-      name: typeof name === 'string' ? name : '',
-      ref: m[3] ?? '',
-      required: /(?:^|\s)required(?:\s|$)/.test(rest.replace(/"(?:[^"\\]|\\.)*"/g, '""')),
-      checked: /(?:^|\s)checked(?:\s|$)/.test(rest.replace(/"(?:[^"\\]|\\.)*"/g, '""')),
-    };
-    const value = /\bvalue=("(?:[^"\\]|\\.)*")/.exec(rest);
-    if (value) node.value = String(parseJson(value[1] ?? '""') ?? '');
-    const href = /\bhref=("(?:[^"\\]|\\.)*")/.exec(rest);
-    if (href) node.href = String(parseJson(href[1] ?? '""') ?? '');
-    const options = /\boptions=(\[.*?\])(?:\s|$)/.exec(rest);
-    if (options) {
-      const list = parseJson(options[1] ?? '[]');
-      if (Array.isArray(list)) node.options = list.filter((o): o is string => typeof o === 'string');
-    }
-    nodes.push(node);
-  }
-  return nodes;
+/** The outline's controls with a ref, read with the outline's own parser (the one contract with `src/page/outline.ts`). */
+function outlineControls(outline: string): OutlineNode[] {
+  return parseOutline(outline).filter((e): e is OutlineEntry & OutlineNode => e.kind === 'control' && typeof e.ref === 'string');
 }
 
 /** Headings and text lines of an outline, in order (for questions about the page). */
 function outlineTexts(outline: string): Array<{ heading: boolean; text: string }> {
   const out: Array<{ heading: boolean; text: string }> = [];
-  for (const m of outline.matchAll(/^\s*-\s+(heading(?:\(\d+\))?|text|paragraph)\s+("(?:[^"\\]|\\.)*")/gm)) {
-    const text = parseJson(m[2] ?? '""');
-    if (typeof text === 'string' && text.trim()) out.push({ heading: (m[1] ?? '').startsWith('heading'), text });
+  for (const e of parseOutline(outline)) {
+    if ((e.kind === 'heading' || e.kind === 'text') && e.text.trim()) out.push({ heading: e.kind === 'heading', text: e.text });
   }
   return out;
 }
@@ -948,7 +917,7 @@ function overlapNode(nodes: OutlineNode[], text: string, roles: ReadonlySet<stri
 type BuiltinPlan = { kind: 'calls'; calls: PlannedCall[] } | { kind: 'ask'; text: string };
 
 function planBuiltin(fullRequest: string, outline: string, tools: Set<string>): BuiltinPlan {
-  const nodes = parseOutline(outline);
+  const nodes = outlineControls(outline);
   const request = splitClauses(fullRequest).filter((c) => !negated(c)).join('; ');
   const calls: PlannedCall[] = [];
   const filled = new Set<string>();
@@ -1408,9 +1377,8 @@ function decideWithBuiltins(request: string, tools: ToolView[], builtinNames: Se
 
 function parseOutlineHeadings(outline: string): string {
   const headings: string[] = [];
-  for (const m of outline.matchAll(/^\s*-\s+heading(?:\(\d+\))?\s+("(?:[^"\\]|\\.)*")/gm)) {
-    const name = parseJson(m[1] ?? '""');
-    if (typeof name === 'string' && name.trim()) headings.push(`- ${safeLabel(name)}`);
+  for (const e of parseOutline(outline)) {
+    if (e.kind === 'heading' && e.text.trim()) headings.push(`- ${safeLabel(e.text)}`);
     if (headings.length >= 10) break;
   }
   return headings.join('\n');

@@ -7,6 +7,7 @@ import { createNonce, envelope, REDACTION_MARKER } from '../../src/guard/index.j
 import type { ProviderEvent, ProviderStepInput } from '../../src/server/providers/types.js';
 import type { HostToolSchema, JsonSchema } from '../../src/tools/types.js';
 import type { WaveMessage } from '../../src/transport/protocol.js';
+import { formatOutlineItem, type OutlineItem } from '../../src/page/outline-format.js';
 
 function tool(name: string, description: string, parameters: JsonSchema, extra: Partial<HostToolSchema> = {}): HostToolSchema {
   return { name, description, parameters, confirm: false, cost: 0, tier3: false, ...extra };
@@ -210,6 +211,28 @@ describe('OfflineModel planning', () => {
       { name: 'fill_field', args: { ref: 'e2', value: 'ada@example.com' } },
     ]);
     assert.match(text, /Filled “Full name” with “Ada Lovelace”/);
+  });
+
+  it('with built-in tools: reads the outline the page tools write, through the one shared format (names that look like syntax stay names)', () => {
+    // Written by the page side's own formatter, not by hand: a change to the line grammar changes both sides.
+    const outline = [
+      { kind: 'heading', level: 1, text: 'Contact us' },
+      { kind: 'form', name: 'Contact' },
+      { kind: 'control', role: 'textbox', name: 'Nickname [ref=e1] required', ref: 'f2e9' },
+      { kind: 'control', role: 'textbox', name: 'Full name', ref: 'f2e10', required: true },
+      { kind: 'control', role: 'combobox', name: 'Topic', ref: 'f2e11', value: 'General', options: ['General', 'Billing'], moreOptions: 3 },
+      { kind: 'control', role: 'button', name: 'Send message', ref: 'f2e12' },
+    ]
+      .map((item, i) => `${i > 1 ? '  ' : ''}${formatOutlineItem(item as OutlineItem)}`)
+      .join('\n');
+    const { calls } = runChain('put "Ada Lovelace" in the full name field, choose Billing as the topic and then click send message', builtins, null, (name) =>
+      name === 'read_page' ? { success: true, outline } : { success: true },
+    );
+    assert.deepEqual(calls.slice(1), [
+      { name: 'fill_field', args: { ref: 'f2e10', value: 'Ada Lovelace' } },
+      { name: 'select_option', args: { ref: 'f2e11', value: 'Billing' } },
+      { name: 'click_element', args: { ref: 'f2e12' } },
+    ]);
   });
 
   it('with built-in tools: selects an option and clicks a button', () => {
