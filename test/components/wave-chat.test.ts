@@ -1,6 +1,7 @@
 import { aTimeout, expect, fixture, html, nextFrame, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { emulateMedia } from '../helpers/emulate-media.js';
+import { fakePerformanceNow } from '../helpers/fake-clock.js';
 import { get } from 'idb-keyval';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
@@ -273,7 +274,7 @@ describe('<wave-chat>', () => {
       const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
       el.show();
       await el.updateComplete;
-      await nextFrame();
+      await waitUntil(() => deepActiveElement()?.tagName === 'TEXTAREA', 'focus in the composer');
       await sendKeys({ type: 'add a task' });
       await sendKeys({ press: 'Enter' });
       expect(sessionOf(el).sent).to.deep.equal(['add a task']);
@@ -296,13 +297,21 @@ describe('<wave-chat>', () => {
     });
 
     it('a new confirmation in the open chat takes focus and confirms with Enter', async () => {
-      const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
-      sessionOf(el).update({ items: [awaitingChip('c1')] });
-      await el.updateComplete;
-      await nextFrame();
-      await aTimeout(CONFIRM_SETTLE_MS); // Enter confirms once the chip has held focus a moment
-      await sendKeys({ press: 'Enter' });
-      expect(sessionOf(el).answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'confirm', true]]);
+      // Enter confirms once the chip has held focus a moment: the chip's clock is faked, so the
+      // press comes after that moment on any machine, and only then.
+      const clock = fakePerformanceNow();
+      try {
+        const el = await fixture<WaveChat>(html`<wave-chat open></wave-chat>`);
+        sessionOf(el).update({ items: [awaitingChip('c1')] });
+        await el.updateComplete;
+        const chip = () => q<WaveTranscript>(el, 'wave-transcript')?.shadowRoot?.querySelector('wave-tool-chip');
+        await waitUntil(() => chip()?.shadowRoot?.activeElement?.matches('[part~="chip"]'), 'the new chip took focus');
+        clock.advance(CONFIRM_SETTLE_MS);
+        await sendKeys({ press: 'Enter' });
+        expect(sessionOf(el).answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'confirm', true]]);
+      } finally {
+        clock.restore();
+      }
     });
   });
 
@@ -407,11 +416,20 @@ describe('<wave-chat>', () => {
   describe('persist-transcript', () => {
     it('is off by default: nothing is written', async () => {
       const saved: unknown[] = [];
-      WaveChat.transcriptStore = { ...idbTranscriptStore, save: async (k, items) => void saved.push([k, items]) };
+      const read: unknown[] = [];
+      // An immediate store: were persisting on, its read and the write after it would be done
+      // within the macrotask awaited below (IndexedDB's own pace could hide a write).
+      WaveChat.transcriptStore = {
+        ...idbTranscriptStore,
+        load: async (k) => (read.push(k), []),
+        save: async (k, items) => void saved.push([k, items]),
+      };
       const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
       sessionOf(el).update({ items: [msg('1', 'user', 'hi')] });
+      await el.updateComplete;
       await aTimeout(0);
-      expect(saved).to.deep.equal([]);
+      expect(read, 'nothing read').to.deep.equal([]);
+      expect(saved, 'nothing written').to.deep.equal([]);
     });
 
     it('never overwrites the kept conversation with a state change that comes before it is read', async () => {
@@ -419,6 +437,8 @@ describe('<wave-chat>', () => {
       const gate = new Promise<void>((r) => (release = r));
       const kept = [msg('k1', 'user', 'kept question'), msg('k2', 'assistant', 'kept answer')];
       const saves: string[][] = [];
+      let firstSave!: () => void;
+      const saved = new Promise<void>((r) => (firstSave = r));
       WaveChat.transcriptStore = {
         ...idbTranscriptStore,
         // A slow read (a lazy chunk, a busy IndexedDB) …
@@ -426,7 +446,10 @@ describe('<wave-chat>', () => {
           await gate;
           return kept;
         },
-        save: async (_k, items) => void saves.push(items.map((i) => i.id)),
+        save: async (_k, items) => {
+          saves.push(items.map((i) => i.id));
+          firstSave();
+        },
       };
       const el = await fixture<WaveChat>(html`<wave-chat site-id="race" persist-transcript open></wave-chat>`);
       // … while the page's own state changes first (the model label, a new message).
@@ -434,18 +457,33 @@ describe('<wave-chat>', () => {
       await aTimeout(0);
       expect(saves, 'nothing written before the kept conversation was read').to.deep.equal([]);
       release();
-      for (let i = 0; i < 50 && saves.length === 0; i++) await aTimeout(10);
-      expect(saves.at(-1)).to.deep.equal(['k1', 'k2', 'n1']);
+      await saved;
+      expect(saves[0], 'the first write holds the kept rows, then the new one').to.deep.equal(['k1', 'k2', 'n1']);
     });
 
     it('keeps finished rows in IndexedDB and restores them on the next page; restart clears', async () => {
+      // Each IndexedDB step resolves a promise the test awaits: however slow the database (or the
+      // lazy chunk holding idb-keyval) is on this machine, the test waits for it, never for a guess.
       let saved!: () => void;
-      let savedP = new Promise<void>((r) => (saved = r));
+      const savedP = new Promise<void>((r) => (saved = r));
+      let loaded!: () => void;
+      let loadedP = new Promise<void>((r) => (loaded = r));
+      let cleared!: () => void;
+      const clearedP = new Promise<void>((r) => (cleared = r));
       const store: TranscriptStore = {
         ...idbTranscriptStore,
         save: async (k, items, signal) => {
           await idbTranscriptStore.save(k, items, signal);
           saved();
+        },
+        load: async (k, signal) => {
+          const rows = await idbTranscriptStore.load(k, signal);
+          loaded();
+          return rows;
+        },
+        clear: async (k, signal) => {
+          await idbTranscriptStore.clear(k, signal);
+          cleared();
         },
       };
       WaveChat.transcriptStore = store;
@@ -459,19 +497,21 @@ describe('<wave-chat>', () => {
       expect(stored.map((i) => i.id)).to.deep.equal(['1', '2']);
       first.remove();
 
-      // "Next page": a fresh element with the same site id.
+      // "Next page": a fresh element with the same site id (the first one's read is long done:
+      // its save waited for it).
+      loadedP = new Promise<void>((r) => (loaded = r));
       const second = await fixture<WaveChat>(html`<wave-chat site-id="persist-test" persist-transcript open></wave-chat>`);
-      for (let i = 0; i < 50 && second._history.length === 0; i++) await aTimeout(10);
+      await loadedP;
+      await waitUntil(() => second._history.length > 0, 'the kept rows reach the element once read');
       expect(second._history.map((i) => i.id)).to.deep.equal(['1', '2']);
       await second.updateComplete;
       const t = q(second, 'wave-transcript')! as HTMLElement & { updateComplete: Promise<unknown> };
       await t.updateComplete;
       expect(t.shadowRoot!.textContent).to.contain('hello');
 
-      savedP = new Promise<void>((r) => (saved = r));
       second.restart();
       expect(second._history).to.deep.equal([]);
-      for (let i = 0; i < 50 && (await get('wave-chat:transcript:persist-test')) !== undefined; i++) await aTimeout(10);
+      await clearedP;
       expect(await get('wave-chat:transcript:persist-test')).to.equal(undefined);
     });
   });
@@ -487,7 +527,9 @@ describe('<wave-chat>', () => {
         items: [msg('1', 'user', 'hi'), msg('2', 'assistant', 'Hello'), awaitingChip('c1')],
       });
       await el.updateComplete;
-      await aTimeout(0);
+      // Checked with the content in place: the chip renders in the transcript's own update.
+      const t = q<WaveTranscript>(el, 'wave-transcript')!;
+      await waitUntil(() => t.shadowRoot!.querySelector('wave-tool-chip')?.shadowRoot?.querySelector('[part~="confirm-button"]'), 'the chip and its buttons rendered');
       await expect(el).to.be.accessible();
     });
 
@@ -495,7 +537,9 @@ describe('<wave-chat>', () => {
       const el = await fixture<WaveChat>(html`<wave-chat open theme="dark"></wave-chat>`);
       sessionOf(el).update({ items: [msg('1', 'user', 'hi'), msg('2', 'assistant', 'Hello [x](https://example.com)')] });
       await el.updateComplete;
-      await aTimeout(0);
+      // Checked with the link in place: the Markdown renderer is a lazy chunk.
+      const t = q<WaveTranscript>(el, 'wave-transcript')!;
+      await waitUntil(() => t.shadowRoot!.querySelector('a[href^="https://example.com"]'), 'the Markdown link rendered');
       await expect(el).to.be.accessible();
     });
   });
@@ -629,7 +673,6 @@ describe('<wave-chat> first run', () => {
       s.update({ status: ConversationStatus.runningTools, items: [awaitingChip('c1')] });
       await settled(el);
       const chip = transcriptOf(el).shadowRoot!.querySelector('wave-tool-chip')!;
-      await aTimeout(CONFIRM_SETTLE_MS);
       await realClick(inner(chip, '[part~="confirm-button"]')!);
       // The core's answer: the event, then the chip runs (its buttons go).
       s.emit({ type: 'confirmation-answered', id: 'c1', decision: 'confirm', source: 'pointer' });
@@ -783,10 +826,8 @@ describe('<wave-chat> first run', () => {
       };
       try {
         const el = await fixture<WaveChat>(html`<wave-chat endpoint="/wave" site-id="shop" open></wave-chat>`);
-        for (let i = 0; i < 5 && !q(el, '[part~="model-badge"]'); i++) {
-          await aTimeout(0);
-          await el.updateComplete;
-        }
+        // The reply is read and parsed when the browser gets to it (a tick later in Firefox).
+        await waitUntil(() => q(el, '[part~="model-badge"]'), 'the model label from the GET');
         expect(q(el, '[part~="model-badge"]')!.textContent).to.equal('Offline demo model');
         expect(requests).to.have.length(1);
         expect(requests[0]!.method).to.equal('GET');

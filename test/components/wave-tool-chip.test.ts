@@ -1,9 +1,10 @@
-import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import './define-parts.js';
 import { CONFIRM_SETTLE_MS, type WaveToolChip } from '../../components/wave-tool-chip.js';
 import { ChipStatus } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
+import { fakePerformanceNow } from '../helpers/fake-clock.js';
 
 function part(el: WaveToolChip, name: string): HTMLElement | null {
   return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
@@ -171,17 +172,27 @@ describe('<wave-tool-chip>', () => {
     });
 
     it('a new confirmation takes focus; an Enter typed as focus arrives is ignored, a later Enter confirms', async () => {
-      const session = new FakeSession();
-      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, 'chip'));
-      // An Enter meant for the composer, pressed just as the chip took focus, confirms nothing.
-      await sendKeys({ press: 'Enter' });
-      expect(session.answers).to.have.length(0);
-      await aTimeout(CONFIRM_SETTLE_MS);
-      await sendKeys({ press: 'Enter' });
-      expect(session.answers).to.have.length(1);
-      expect(session.answers[0]).to.deep.include({ decision: 'confirm', accepted: true });
-      expect(session.answers[0]!.evidence).to.deep.equal({ isTrusted: true, source: 'keyboard' });
+      // Time since focus is the chip's own performance.now(): faked, so a slow key press cannot
+      // land after the delay by accident, nor a fast machine press before it.
+      const clock = fakePerformanceNow();
+      try {
+        const session = new FakeSession();
+        const el = await fixture<WaveToolChip>(html`<wave-tool-chip .session=${session} .item=${awaitingChip('c1')}></wave-tool-chip>`);
+        expect(el.shadowRoot!.activeElement).to.equal(part(el, 'chip'));
+        // An Enter meant for the composer, pressed just as the chip took focus, confirms nothing …
+        await sendKeys({ press: 'Enter' });
+        // … nor one a moment before the delay is over.
+        clock.advance(CONFIRM_SETTLE_MS - 1);
+        await sendKeys({ press: 'Enter' });
+        expect(session.answers).to.have.length(0);
+        clock.advance(1);
+        await sendKeys({ press: 'Enter' });
+        expect(session.answers).to.have.length(1);
+        expect(session.answers[0]).to.deep.include({ decision: 'confirm', accepted: true });
+        expect(session.answers[0]!.evidence).to.deep.equal({ isTrusted: true, source: 'keyboard' });
+      } finally {
+        clock.restore();
+      }
     });
 
     it('Escape cancels from the keyboard', async () => {

@@ -115,3 +115,30 @@ export function flushMicrotasks(): Promise<void> {
     }
   });
 }
+
+/** A manual `performance.now()` (see {@link fakePerformanceNow}). */
+export interface FakePerformanceNow {
+  /** Moves the faked `performance.now()` forward by `ms`. */
+  advance(ms: number): void;
+  /** Puts the real `performance.now()` back. */
+  restore(): void;
+}
+
+/**
+ * Browser tests: replaces `performance.now()` with a clock that moves only on `advance`, for
+ * code that measures real time since an event (a chip's settle delay before Enter confirms).
+ * A press "just as focus arrives" or "after the delay" then holds on any machine, however long
+ * the key press takes to arrive. Call `restore()` in a `finally`.
+ */
+export function fakePerformanceNow(): FakePerformanceNow {
+  let now = performance.now();
+  const own = Object.getOwnPropertyDescriptor(performance, 'now');
+  Object.defineProperty(performance, 'now', { configurable: true, writable: true, value: () => now });
+  return {
+    advance: (ms) => void (now += ms),
+    restore: () => {
+      if (own) Object.defineProperty(performance, 'now', own);
+      else delete (performance as { now?: unknown }).now;
+    },
+  };
+}
