@@ -1,4 +1,5 @@
-import { aTimeout, expect } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { until } from '../helpers/until.js';
 import { toModelMessages } from '../../src/agent/to-model-messages.js';
 import type { LoopUpdate } from '../../src/agent/conversation-loop.js';
 import type { TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
@@ -101,15 +102,8 @@ function setup(createLoop?: (deps: SessionLoopDeps) => SessionLoop) {
   const messages = () =>
     session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'message' }> => i.kind === 'message').map((m) => `${m.role}: ${m.text}`);
   const notices = () => session.state.items.flatMap((n) => (n.kind === 'notice' ? [n.notice] : []));
-  const waitingChip = async () => {
-    // The validator loads lazily on first use: wait in tasks, not microtasks.
-    for (let i = 0; i < 200; i++) {
-      const chip = chips().find((c) => c.status === 'awaiting-confirmation');
-      if (chip?.confirmation) return chip;
-      await aTimeout(0);
-    }
-    throw new Error('no confirmation chip');
-  };
+  // The validator loads lazily on first use (a chunk from the server): wait for the chip, in tasks.
+  const waitingChip = () => until(() => chips().find((c) => c.status === 'awaiting-confirmation' && c.confirmation), 'a confirmation chip');
   return { session, clock, events, chips, messages, notices, waitingChip };
 }
 
@@ -251,7 +245,7 @@ describe('WaveSession voice', () => {
     await session.startVoice(engine);
     const older = engine.call('delete_task', { id: 1 }, 'old');
     const newer = engine.call('delete_task', { id: 2 }, 'new');
-    for (let i = 0; i < 200 && chips().filter((c) => c.status === 'awaiting-confirmation').length < 2; i++) await aTimeout(0);
+    await until(() => chips().filter((c) => c.status === 'awaiting-confirmation').length === 2, 'two confirmation chips');
     expect(session.state.voice?.asking).to.equal('old');
     expect(engine.asked.map((q) => q?.id)).to.deep.equal(['old']);
     clock.tick(500);
@@ -348,15 +342,16 @@ describe('WaveSession voice', () => {
     session.registerTool('slow', { description: 'Slow.', handler: () => new Promise(() => undefined) });
     await session.startVoice(new FakeEngine('browser'));
     const turn = session.sendForReply('add a scene', new AbortController().signal);
-    for (let i = 0; i < 200 && !chips().some((c) => c.status === 'awaiting-confirmation'); i++) await aTimeout(0);
+    // The 240 s wait starts when the chip is shown (after the lazy validator): wait for it first.
+    await until(() => chips().some((c) => c.status === 'awaiting-confirmation'), 'the confirmation chip');
     await clock.tickAsync(239_999);
     expect(outcomes).to.have.length(0);
     await clock.tickAsync(1);
-    for (let i = 0; i < 50 && outcomes.length < 1; i++) await aTimeout(0);
+    await until(() => outcomes.length === 1, 'the timed-out outcome');
     expect(outcomes[0]).to.deep.include({ status: 'cancelled' });
     expect(outcomes[0]!.result).to.include({ success: false, timedOut: true });
     expect(chips().find((c) => c.id === 'c1')?.status).to.equal('cancelled');
-    for (let i = 0; i < 50 && !chips().some((c) => c.id === 'c2'); i++) await aTimeout(0);
+    await until(() => chips().some((c) => c.id === 'c2'), 'the second call running');
     await clock.tickAsync(29_999);
     expect(outcomes).to.have.length(1);
     await clock.tickAsync(1);

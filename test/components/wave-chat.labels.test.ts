@@ -4,7 +4,8 @@
  * and its re-ask, notices, errors and the voice status line are rendered, and no English word
  * (from the English defaults or from the core's model-facing text) reaches the shadow DOM.
  */
-import { aTimeout, expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { until as untilState } from '../helpers/until.js';
 import '../../components/define.js';
 import { defaultLabels, type WaveLabels } from '../../components/labels.js';
 import { WaveChat } from '../../components/wave-chat.js';
@@ -157,13 +158,15 @@ describe('<wave-chat> with a complete French label set', () => {
     const bubbleChip = () => el.shadowRoot!.querySelector('wave-voice-bubble')?.shadowRoot?.querySelector('wave-tool-chip') ?? null;
     const button = (chip: Element | null, part: string) => chip!.shadowRoot!.querySelector<HTMLElement>(`[part~="${part}"]`)!;
     const part = (id: string) => session.state.items.find((i): i is ToolPart => i.kind === 'tool' && i.id === id);
+    // Waits for a state (in tasks: the validator is a lazy chunk); with `tick`, the fake clock
+    // moves 200 ms per turn meanwhile (retry delays and tool timeouts run on it).
     const until = async (check: () => unknown, what: string, tick = false) => {
-      for (let i = 0; i < 400; i++) {
-        if (check()) return;
-        if (tick) await clock.tickAsync(200);
-        await aTimeout(0);
+      if (!tick) return void (await untilState(check, what));
+      const start = Date.now();
+      while (!check()) {
+        if (Date.now() - start > 8_000) throw new Error(`never: ${what}`);
+        await clock.tickAsync(200);
       }
-      throw new Error(`never: ${what}`);
     };
     const snap = async (at: string) => {
       for (let i = 0; i < 3; i++) {
@@ -394,10 +397,9 @@ describe('<wave-chat> with a complete French label set', () => {
     el.registerTool('vider_panier', { title: 'Vider le panier', tier3: true, handler: () => ({}) });
     const pending = el.callTool('vider_panier', {});
     const transcript = el.shadowRoot!.querySelector('wave-transcript')!;
-    // The confirmation, not the requested chip before it.
+    // The confirmation with its buttons, not the requested chip that comes before it.
     const confirmButton = () => transcript.shadowRoot!.querySelector('wave-tool-chip')?.shadowRoot?.querySelector('[part~="confirm-button"]');
-    for (let i = 0; i < 200 && !confirmButton(); i++) await aTimeout(0);
-    await nextFrame();
+    await untilState(confirmButton, 'the confirmation and its buttons');
     const english = englishWords([]);
     const found = words(visibleText(el).join(' ')).filter((w) => english.has(w));
     expect(found).to.include.members(['confirm', 'cancel']);

@@ -1,4 +1,5 @@
 import { aTimeout, expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
+import { until } from '../helpers/until.js';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
 import type { WaveComposer } from '../../components/wave-composer.js';
@@ -47,13 +48,6 @@ let sessions: WaveSession[] = [];
 const q = <T extends Element = HTMLElement>(el: WaveChat, selector: string): T | null => el.shadowRoot!.querySelector<T>(selector);
 const composerButton = (el: WaveChat) => q(el, 'wave-composer')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="voice-button"]');
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await aTimeout(0);
-  }
-  throw new Error(`never: ${what}`);
-}
 
 async function frames(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await nextFrame();
