@@ -6,18 +6,13 @@ import { WaveChat } from '../../components/wave-chat.js';
 import { WaveSession } from '../../src/agent/wave-session.js';
 import { MemoryStorage } from '../../src/storage.js';
 import { realClick } from './fake-session.js';
+import { until } from '../helpers/until.js';
 
 type Updatable = HTMLElement & { updateComplete: Promise<unknown> };
 const originalFactory = WaveChat.createSession;
 
-async function waitFor<T>(probe: () => T | null | undefined | false, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = probe();
-    if (v) return v;
-    await nextFrame();
-  }
-  throw new Error(`never appeared: ${what}`);
-}
+/** The state, however many turns it takes (the validator is a lazy chunk): see `until`. */
+const waitFor = <T>(probe: () => T | null | undefined | false, what: string): Promise<T> => until(probe, what) as Promise<T>;
 
 function chips(el: WaveChat): Updatable[] {
   // The transcript is rendered once the panel is wanted (not at boot): none yet means no chips.

@@ -2,12 +2,13 @@
  * `<wave-chat floating>` on a phone (Chromium only: the mobile layout and visual viewports are
  * emulated over CDP by the `emulate-phone` command of web-test-runner.config.mjs).
  */
-import { expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
 import { ConversationStatus, type TranscriptItem } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip } from './fake-session.js';
+import { until } from '../helpers/until.js';
 
 const originalFactory = WaveChat.createSession;
 const q = <T extends Element = HTMLElement>(el: Element | null, selector: string): T | null => el?.shadowRoot?.querySelector<T>(selector) ?? null;
@@ -43,6 +44,12 @@ describe('<wave-chat floating> on a phone', () => {
     await executeServerCommand('emulate-phone', null);
   });
 
+  /** The emulated phone has reached the page: its visual viewport is `width` CSS px wide. */
+  const viewportIs = (width: number) => until(() => Math.abs(window.visualViewport!.width - width) < 1, `a ${width} px wide visual viewport`);
+  /** The element has sized its panel from the current visual viewport (it follows its resize events). */
+  const panelFollows = (el: WaveChat) =>
+    until(() => q(el, '[part~="panel"]')?.style.getPropertyValue('--_vv-w') === `${window.visualViewport!.width}px`, 'the panel sized from the visual viewport');
+
   async function wideFloatingPage() {
     const meta = document.createElement('meta');
     meta.name = 'viewport';
@@ -59,8 +66,7 @@ describe('<wave-chat floating> on a phone', () => {
     const { el, done } = await wideFloatingPage();
     try {
       await executeServerCommand('emulate-phone', { width: 390, height: 844, scale: 1 });
-      await nextFrame();
-      await nextFrame();
+      await viewportIs(390);
       const probe = document.createElement('div');
       probe.style.cssText = 'position: fixed; inset: 0';
       document.body.append(probe);
@@ -70,7 +76,7 @@ describe('<wave-chat floating> on a phone', () => {
       el.open = true;
       sessionOf(el).update({ status: ConversationStatus.runningTools, items: [msg('1', 'user', 'buy it'), awaitingChip('c1')] });
       await settled(el);
-      await nextFrame();
+      await panelFollows(el);
       const box = visualBox();
       within(q(el, '[part~="panel"]')!.getBoundingClientRect(), box, 'panel');
       const composer = composerOf(el);
@@ -87,11 +93,10 @@ describe('<wave-chat floating> on a phone', () => {
     const { el, done } = await wideFloatingPage();
     try {
       await executeServerCommand('emulate-phone', { width: 390, height: 844, scale: 2 });
-      await nextFrame();
-      await nextFrame();
+      await viewportIs(195);
       el.open = true;
       await settled(el);
-      await nextFrame();
+      await panelFollows(el);
       expect(window.visualViewport!.width).to.be.lessThan(200);
       within(q(el, '[part~="panel"]')!.getBoundingClientRect(), visualBox(), 'panel');
       within(inner(composerOf(el), '[part~="send-button"]')!.getBoundingClientRect(), visualBox(), 'Send');

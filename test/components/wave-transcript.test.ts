@@ -4,6 +4,7 @@ import { defaultLabels } from '../../components/labels.js';
 import { WaveTranscript } from '../../components/wave-transcript.js';
 import { ChipStatus, type TranscriptItem } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
+import { flushMicrotasks } from '../helpers/fake-clock.js';
 
 const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = false): TranscriptItem => ({
   kind: 'message',
@@ -99,6 +100,10 @@ describe('<wave-transcript>', () => {
       const frames: FrameRequestCallback[] = [];
       const realFrame = window.requestAnimationFrame;
       window.requestAnimationFrame = (callback) => frames.push(callback);
+      // Timers are held too: the 1 s fallback for a frame that never comes must not fire on a
+      // machine slow enough to take that long over the deltas below.
+      const realTimeout = window.setTimeout;
+      window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
       let renders = 0;
       const counted = el as unknown as { updated(): void };
       const realUpdated = counted.updated;
@@ -109,7 +114,7 @@ describe('<wave-transcript>', () => {
       try {
         for (const text of ['ab', 'abc', 'abcd', 'abcde']) {
           el.items = [msg('f', 'assistant', text, true)];
-          await new Promise((resolve) => setTimeout(resolve, 0));
+          await flushMicrotasks();
         }
         expect(renders).to.equal(0);
         frames.splice(0).forEach((callback) => callback(performance.now()));
@@ -118,6 +123,7 @@ describe('<wave-transcript>', () => {
         expect(el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim()).to.equal('abcde');
       } finally {
         window.requestAnimationFrame = realFrame;
+        window.setTimeout = realTimeout;
         counted.updated = realUpdated;
       }
     });
