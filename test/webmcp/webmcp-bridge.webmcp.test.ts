@@ -14,13 +14,15 @@ import { realClick } from '../components/fake-session.js';
 type Updatable = HTMLElement & { updateComplete: Promise<unknown> };
 const originalFactory = WaveChat.createSession;
 
-async function waitFor<T>(probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
+/** Waits for a state (sync or async probe), however many turns it takes; the bound only fails with a message. */
+async function waitFor<T>(probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, what: string, bound = 8_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
     const v = await probe();
     if (v) return v;
+    if (Date.now() - start > bound) throw new Error(`never happened: ${what}`);
     await nextFrame();
   }
-  throw new Error(`never happened: ${what}`);
 }
 
 function chips(el: WaveChat): Updatable[] {
