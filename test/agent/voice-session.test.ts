@@ -7,7 +7,7 @@ import { unavailableVoiceEngine } from '../../src/agent/voice-session.js';
 import { WaveSession, type SessionLoop, type SessionLoopDeps } from '../../src/agent/wave-session.js';
 import { MemoryStorage } from '../../src/storage.js';
 import type { ToolOutcome } from '../../src/tools/types.js';
-import { audioFailureReason, VoiceAudioError, VoiceState } from '../../src/voice/types.js';
+import { audioFailureReason, VoiceAudioError, VoiceStartTimeoutMs, VoiceState } from '../../src/voice/types.js';
 import { createBrowserAudio } from '../../src/voice/browser-audio.js';
 import { createRealtimeEngine } from '../../src/voice/realtime-engine.js';
 import { noticeText, resolveLabels, type WaveLabels } from '../../components/labels.js';
@@ -480,7 +480,8 @@ describe('WaveSession voice', () => {
       clock,
     });
     const starting = session.startVoice(engine);
-    for (let i = 0; i < 10; i++) await flushMicrotasks();
+    // The wait for audio output is armed (a timer on the fake clock) before the clock moves.
+    await until(() => clock.scheduled.includes(VoiceStartTimeoutMs.resume), 'the audio-output wait armed');
     expect(session.state.voice?.state).to.equal('connecting');
     clock.tick(5_000);
     await starting;

@@ -11,6 +11,8 @@ import type { HandlerContext } from '../../src/tools/types.js';
 import type { WaveRequest, WaveStreamEvent } from '../../src/transport/protocol.js';
 import { TransportError, type ModelTransport } from '../../src/transport/sse-client.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+import { ArgumentValidator } from '../../src/tools/validator.js';
+import { until } from '../helpers/until.js';
 
 const trusted: VisitorEvidence = { isTrusted: true, source: 'pointer' };
 const untrusted: VisitorEvidence = { isTrusted: false, source: 'pointer' };
@@ -33,14 +35,8 @@ function setup(options: WaveSessionOptions = {}) {
   const events: WaveCoreEvent[] = [];
   session.onEvent((e) => events.push(e));
   const chips = () => session.state.items.filter((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
-  const waitingChip = async () => {
-    for (let i = 0; i < 100; i++) {
-      const chip = chips().find((c) => c.status === 'awaiting-confirmation');
-      if (chip?.confirmation) return chip.confirmation;
-      await flushMicrotasks();
-    }
-    throw new Error('no confirmation chip');
-  };
+  // After the lazy validator chunk, however long it takes to come.
+  const waitingChip = () => until(() => chips().find((c) => c.status === 'awaiting-confirmation')?.confirmation, 'a confirmation chip');
   return { session, clock, storage, events, warnings, chips, waitingChip };
 }
 
@@ -70,6 +66,10 @@ function fakeLoop() {
   };
   return { create, calls, deps: () => deps as SessionLoopDeps, resets: () => resets };
 }
+
+// The validator's engine is a lazy chunk: loaded once before the tests, so those that count
+// turns (not time) after a tool call never race its arrival from the server.
+before(() => new ArgumentValidator({ engine: 'interpreter' }).compile({ type: 'object' }));
 
 describe('WaveSession', () => {
   afterEach(() => {

@@ -10,6 +10,7 @@ import { RunnerText, ToolRunner, type BuiltinToolDefinition, type ToolChipItem, 
 import type { HandlerContext, ToolDefinition, ToolOutcome } from '../../src/tools/types.js';
 import { ArgumentValidator } from '../../src/tools/validator.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+import { until } from '../helpers/until.js';
 
 const trusted: VisitorEvidence = { isTrusted: true, source: 'pointer' };
 const untrusted: VisitorEvidence = { isTrusted: false, source: 'pointer' };
@@ -41,15 +42,8 @@ function setup(options: { builtins?: Record<string, BuiltinToolDefinition> } = {
       { id: extra.id ?? `c${++n}`, name, arguments: args },
       { signal: extra.signal ?? new AbortController().signal, conversationId: 'conv-1', source: extra.source ?? 'model' },
     );
-  /** Waits (in turns, not time) until a confirmation is on screen, and returns it. */
-  const confirmation = async (): Promise<ConfirmationRequest> => {
-    for (let i = 0; i < 100; i++) {
-      const p = gate.pending();
-      if (p.length > 0) return p[p.length - 1] as ConfirmationRequest;
-      await flushMicrotasks();
-    }
-    throw new Error('no confirmation was shown');
-  };
+  /** Waits until a confirmation is on screen (after the lazy validator chunk), and returns it. */
+  const confirmation = (): Promise<ConfirmationRequest> => until(() => gate.pending().at(-1) as ConfirmationRequest | undefined, 'a confirmation shown');
   const register = (name: string, def: ToolDefinition) => {
     expect(registry.register(name, def), `register ${name}`).to.equal(true);
   };
@@ -71,6 +65,10 @@ async function turns(k = 10): Promise<void> {
 }
 
 const titleSchema = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false };
+
+// The validator's engine is a lazy chunk: loaded once before the tests, so those that count
+// turns (not time) after a tool call never race its arrival from the server.
+before(() => new ArgumentValidator({ engine: 'interpreter' }).compile({ type: 'object' }));
 
 describe('ToolRunner', () => {
   describe('running a handler', () => {

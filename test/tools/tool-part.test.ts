@@ -16,6 +16,7 @@ import { RunnerText, ToolRunner } from '../../src/tools/runner.js';
 import type { ToolDefinition, ToolOutcome } from '../../src/tools/types.js';
 import { ArgumentValidator } from '../../src/tools/validator.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+import { until } from '../helpers/until.js';
 
 const ALL = Object.values(ChipStatus);
 const FINAL = ['succeeded', 'failed', 'cancelled', 'declined'];
@@ -30,6 +31,10 @@ const LEGAL: Record<string, string[]> = {
   cancelled: [],
   declined: [],
 };
+
+// The validator's engine is a lazy chunk: loaded once before the tests, so those that count
+// turns (not time) after a tool call never race its arrival from the server.
+before(() => new ArgumentValidator({ engine: 'interpreter' }).compile({ type: 'object' }));
 
 describe('tool part status machine', () => {
   it('has exactly the seven statuses of the issue', () => {
@@ -111,14 +116,8 @@ describe('tool part status machine', () => {
         seen.push([]);
         return runner.run({ id: `c${seen.length}`, name, arguments: args }, { signal, conversationId: 'k', source: 'model' });
       };
-      const confirmation = async () => {
-        for (let i = 0; i < 100; i++) {
-          const p = gate.pending();
-          if (p.length > 0) return p[0]!;
-          await flushMicrotasks();
-        }
-        throw new Error('no confirmation');
-      };
+      // After the lazy validator chunk, however long it takes to come.
+      const confirmation = () => until(() => gate.pending()[0], 'a confirmation shown');
       const register = (name: string, def: ToolDefinition) => expect(registry.register(name, def)).to.equal(true);
       return { clock, gate, run, confirmation, register, seen, items: () => items, runner };
     }
@@ -137,7 +136,9 @@ describe('tool part status machine', () => {
       s.register('book', { handler: () => ({ success: false, error: 'Taken' }) });
       let done = false;
       const p = s.run('book').finally(() => (done = true));
-      for (let i = 0; i < 50 && !done; i++) await s.clock.tickAsync(100);
+      // The fake clock moves until the retries are over (the first run waits for the lazy validator).
+      const start = Date.now();
+      while (!done && Date.now() - start < 8_000) await s.clock.tickAsync(100);
       await p;
       expect(statuses(s)).to.deep.equal(['requested', 'running', 'running', 'running', 'failed']);
     });
@@ -147,7 +148,7 @@ describe('tool part status machine', () => {
       s.register('hang', { handler: () => new Promise(() => undefined) });
       const stop = new AbortController();
       const p = s.run('hang', {}, stop.signal);
-      for (let i = 0; i < 50 && statuses(s)?.at(-1) !== 'running'; i++) await flushMicrotasks();
+      await until(() => statuses(s)?.at(-1) === 'running', 'the call running');
       stop.abort();
       expect((await p).result.error).to.equal(RunnerText.stopped);
       expect(statuses(s)).to.deep.equal(['requested', 'running', 'cancelled']);

@@ -1,8 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createBrowserAudio, openMicrophone } from '../../src/voice/browser-audio.js';
-import { audioFailureReason, VoiceAudioError } from '../../src/voice/types.js';
+import { audioFailureReason, VoiceAudioError, VoiceStartTimeoutMs } from '../../src/voice/types.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+import { until } from '../helpers/until.js';
 import { base64ToBytes, bytesToBase64, floatToPcm16, pcm16ToFloat, resample } from '../../src/voice/pcm.js';
 
 describe('pcm', () => {
@@ -63,13 +64,11 @@ describe('createBrowserAudio', () => {
       expect(samples.length).to.be.greaterThanOrEqual(1200); // ≥ 50 ms at 24 kHz
       expect(Math.max(...Array.from(samples, Math.abs))).to.be.greaterThan(0.1);
 
-      const tone = new Float32Array(24000).map((_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 24000));
+      // Five seconds of tone (stopped by close() as soon as it is metered): a loaded machine whose
+      // audio thread starts playback late still meters it while it plays.
+      const tone = new Float32Array(5 * 24000).map((_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 24000));
       audio.play(bytesToBase64(floatToPcm16(tone)));
-      let level = 0;
-      for (let i = 0; i < 50 && level < 0.3; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        level = audio.outputLevel();
-      }
+      const level = await until(() => (audio.outputLevel() > 0.3 ? audio.outputLevel() : 0), 'the playback metered above 0.3', 4_000);
       expect(level).to.be.greaterThan(0.3);
       expect(audio.inputLevel()).to.be.greaterThan(0);
       audio.close();
@@ -159,7 +158,8 @@ describe('audio start never hangs, and says why it failed', () => {
       () => null,
       (e: unknown) => e,
     );
-    for (let i = 0; i < 5; i++) await flushMicrotasks();
+    // The wait for audio output is armed (a timer on the fake clock) before the clock moves.
+    await until(() => clock.scheduled.includes(VoiceStartTimeoutMs.resume), 'the audio-output wait armed');
     clock.tick(5_000);
     const error = await failed;
     expect(error).to.be.instanceOf(VoiceAudioError);
