@@ -14,7 +14,6 @@ import {
   createVoiceEngine,
   hasSpeechRecognition,
   voiceLevelSource,
-  type VoiceEngineSession,
   type VoicePreference,
 } from '../src/agent/browser-session.js';
 import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
@@ -132,7 +131,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
    * `voice-engine="realtime"`. Null means voice cannot run here (a notice says so).
    */
   static createVoiceEngine: (el: WaveChat, session: WaveSessionApi) => VoiceEngine | null = (el, session) =>
-    createVoiceEngine(voiceEngineSession(session), {
+    createVoiceEngine(session, {
       endpoint: el.endpoint || null,
       siteId: el.siteId || 'default',
       prefer: el.voiceEngine === 'realtime' ? 'realtime' : 'browser',
@@ -770,24 +769,4 @@ function firstSentence(text: string): string {
   const m = /^.+?[.!?](?=\s|$)/.exec(t);
   const s = m ? m[0] : t;
   return s.length > 140 ? `${s.slice(0, 139)}…` : s;
-}
-
-/** The session as a voice engine drives it: `sendForReply` where the session has it, else send and read. */
-function voiceEngineSession(session: WaveSessionApi): VoiceEngineSession {
-  const own = (session as Partial<VoiceEngineSession>).sendForReply;
-  if (typeof own === 'function') return session as WaveSessionApi & VoiceEngineSession;
-  return {
-    get state() {
-      return session.state;
-    },
-    async sendForReply(text) {
-      const before = new Set(session.state.items.map((i) => i.id));
-      await session.send(text);
-      let reply = '';
-      for (const item of session.state.items) {
-        if (item.kind === 'message' && item.role === 'assistant' && !before.has(item.id)) reply = item.text;
-      }
-      return reply;
-    },
-  };
 }

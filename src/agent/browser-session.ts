@@ -9,6 +9,8 @@ import { createSseTransport, TransportError, type ModelTransport } from '../tran
 import { VoiceEndReason, VoiceState, type VoiceEngine, type VoiceEngineKind, type VoiceStartOptions } from '../voice/types.js';
 import { ConversationLoop } from './conversation-loop.js';
 import { WaveSession } from './wave-session.js';
+import { sendForReply, type ReplySession } from './send-for-reply.js';
+import type { TranscriptItem } from './types.js';
 
 export interface BrowserSessionOptions {
   siteId: string;
@@ -78,11 +80,9 @@ export interface VoiceEngineFactoryOptions {
   prefer?: VoicePreference;
 }
 
-/** The session methods a voice engine drives. */
-export interface VoiceEngineSession {
-  readonly state: { conversationId: string };
-  /** Runs a spoken turn through the text loop and resolves with the reply. */
-  sendForReply(text: string, signal: AbortSignal): Promise<string>;
+/** The session methods a voice engine drives: its record and `send` (spoken turns go through `sendForReply`). */
+export interface VoiceEngineSession extends ReplySession {
+  readonly state: { readonly conversationId: string; readonly items: readonly TranscriptItem[] };
 }
 
 /** Whether this browser has Web Speech recognition (the browser engine needs it). */
@@ -114,7 +114,7 @@ export function createVoiceEngine(session: VoiceEngineSession, options: VoiceEng
   return lazyEngine('browser', async () => {
     const { createBrowserEngine } = await import('../voice/engines.js');
     return createBrowserEngine({
-      sendText: (text, signal) => session.sendForReply(text, signal),
+      sendText: (text, signal) => sendForReply(session, text, signal),
       ...(globalThis.navigator?.language ? { lang: globalThis.navigator.language } : {}),
     });
   });

@@ -126,8 +126,9 @@ export interface WaveSessionApi extends PageToolsApi {
   /**
    * Send a visitor message (runs the conversation loop). While an answer is still coming the
    * message waits in `state.queue` and is sent when that answer ends; resolves once answered.
+   * Aborting `options.signal` stops just this message's reply (a spoken turn that was cut off).
    */
-  send(text: string): Promise<void>;
+  send(text: string, options?: { signal?: AbortSignal }): Promise<void>;
   /** Retry the last failed model step; never re-runs a completed tool. */
   retry(): Promise<void>;
   /** Stop the reply: aborts the stream and in-flight handlers, cancels confirmations. */

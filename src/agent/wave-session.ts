@@ -21,6 +21,7 @@ import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
 import { waitingConfirmations } from './on-screen-confirmation.js';
 import { applyLoopUpdate, recapOutput, upsertPart } from './record.js';
+import { sendForReply } from './send-for-reply.js';
 import { VoiceSession } from './voice-session.js';
 import {
   ConversationStatus,
@@ -247,10 +248,20 @@ export class WaveSession implements WaveSessionApi {
 
   /**
    * Sends a visitor message. While an answer is still coming the message waits in
-   * `state.queue` (shown as queued) and is sent on its own when that answer ends.
+   * `state.queue` (shown as queued) and is sent on its own when that answer ends. Aborting
+   * `options.signal` stops just this message's reply (or drops it from the queue).
    */
-  send(text: string): Promise<void> {
-    return this.#sendWith(text, new AbortController());
+  send(text: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const reply = new AbortController();
+    const signal = options?.signal;
+    if (!(signal instanceof AbortSignal)) return this.#sendWith(text, reply);
+    if (signal.aborted) return Promise.resolve();
+    const onAbort = () => {
+      if (this.#reply === reply) this.#reply = null;
+      reply.abort(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    return this.#sendWith(text, reply).finally(() => signal.removeEventListener('abort', onAbort));
   }
 
   #sendWith(text: unknown, reply: AbortController): Promise<void> {
@@ -414,7 +425,7 @@ export class WaveSession implements WaveSessionApi {
    * microphone, refused, no support) becomes a notice in the transcript, never a rejection.
    *
    * @example
-   * await session.startVoice(createBrowserEngine({ sendText: (t, s) => session.sendForReply(t, s) }));
+   * await session.startVoice(createBrowserEngine({ sendText: (t, s) => sendForReply(session, t, s) }));
    * session.state.voice; // { state: 'listening', engine: 'browser' }
    */
   startVoice(engine: VoiceEngine, options: { instructions?: string } = {}): Promise<void> {
@@ -435,32 +446,14 @@ export class WaveSession implements WaveSessionApi {
    * Sends a spoken turn through the normal text loop and resolves with the last assistant
    * message of that turn ('' if none). Aborting `signal` stops that reply. The words are not
    * recorded twice: the line the voice engine reported is the turn's visitor message, and the
-   * engine's line for the reply is the reply already recorded (see `#isVoiceEcho`).
+   * engine's line for the reply is the reply already recorded (see `#isVoiceEcho`). The same
+   * `sendForReply` (src/agent/send-for-reply.ts) as any session's: kept as a method for callers.
    *
    * @example
    * const reply = await session.sendForReply('add a scene', signal);
    */
-  async sendForReply(text: string, signal: AbortSignal): Promise<string> {
-    if (signal.aborted) return '';
-    const before = new Set(this.#state.items.map((i) => i.id));
-    // This turn's own reply controller: aborting it stops just this turn (or drops it from the queue).
-    const reply = new AbortController();
-    const sending = this.#sendWith(text, reply);
-    const onAbort = () => {
-      if (this.#reply === reply) this.#reply = null;
-      reply.abort(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      await sending;
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-    let answer = '';
-    for (const item of this.#state.items) {
-      if (item.kind === 'message' && item.role === 'assistant' && !before.has(item.id) && item.text.trim()) answer = item.text;
-    }
-    return signal.aborted ? '' : answer;
+  sendForReply(text: string, signal: AbortSignal): Promise<string> {
+    return sendForReply(this, text, signal);
   }
 
   #recordVoiceLine(role: 'user' | 'assistant', text: string): void {

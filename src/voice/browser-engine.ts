@@ -114,7 +114,7 @@ function globalRecognition(): SpeechRecognitionConstructorLike | undefined {
  * the reply is spoken, so the engine never hears itself.
  *
  * @example
- * const engine = createBrowserEngine({ sendText: (text, signal) => session.sendForReply(text, signal) });
+ * const engine = createBrowserEngine({ sendText: (text, signal) => sendForReply(session, text, signal) });
  * await engine.start({ signal, tools: [], context: null, runTool, isConfirming, onState, onTranscript, onEnd });
  */
 export function createBrowserEngine(options: BrowserEngineOptions): VoiceEngine {

@@ -28,7 +28,7 @@ describe('createBrowserSession', () => {
 
 describe('createVoiceEngine', () => {
   it('returns an engine whose code loads on start; stopping before it loads ends without starting', async () => {
-    const session = { state: { conversationId: 'c1' }, sendForReply: () => Promise.resolve('') };
+    const session = { state: { conversationId: 'c1', items: [] }, send: () => Promise.resolve() };
     const engine = createVoiceEngine(session, { endpoint: '/wave', siteId: 'demo', prefer: 'realtime' });
     expect(engine?.kind).to.equal('realtime');
     expect(engine?.state).to.equal(VoiceState.idle);
