@@ -162,7 +162,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
       attribute: 'confirm-opens',
       converter: { fromAttribute: (v: string | null) => v === null || v.trim().toLowerCase() !== 'false', toAttribute: (v: boolean) => String(v) },
     },
-    _history: { state: true },
     _serverInfo: { state: true },
     _announcement: { state: true },
     _panelWanted: { state: true },
@@ -203,7 +202,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
    * panel stays closed: the launcher shows a badge and the wait is announced instead.
    */
   declare confirmOpens: boolean;
-  declare _history: readonly TranscriptItem[];
   declare _serverInfo: ServerInfo | null;
   declare _announcement: string;
   /**
@@ -245,7 +243,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.voiceLevel = 0;
     this.levelSource = null;
     this.confirmOpens = true;
-    this._history = [];
     this._serverInfo = null;
     this._announcement = '';
     this._panelWanted = false;
@@ -372,7 +369,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
   /** Starts a new conversation (and forgets a persisted transcript). */
   restart(): void {
     this.#session.restart();
-    this._history = [];
     if (this.persistTranscript) void WaveChat.transcriptStore.clear(this.#storeKey).catch(() => undefined);
   }
 
@@ -542,8 +538,12 @@ export class WaveChat extends LitElement implements PageToolsApi {
       void (async () => {
         await loading;
         this.#saveQueued = false;
-        const rows = [...this._history, ...persistableItems(this.state.items)];
-        await WaveChat.transcriptStore.save(this.#storeKey, rows);
+        // The session's record is the one source: the kept turns it restored, then this page's.
+        const state = this.state;
+        const rows = persistableItems([...(state.earlier ?? []), ...state.items]);
+        // Nothing to keep (a new conversation): nothing stored, not an empty list.
+        if (rows.length === 0) await WaveChat.transcriptStore.clear(this.#storeKey);
+        else await WaveChat.transcriptStore.save(this.#storeKey, rows);
       })().catch(() => undefined);
     });
   }
@@ -563,8 +563,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     try {
       const rows = await WaveChat.transcriptStore.load(this.#storeKey, ctrl.signal);
       if (ctrl.signal.aborted) return;
-      this._history = rows;
-      // The restored turns join the session's record: the next request carries them.
+      // The restored turns join the session's record (shown from there): the next request carries them.
       this.#session.restore?.(rows);
     } catch {
       // Storage may be unavailable (private mode, blocked IndexedDB): the chat still works.
@@ -610,10 +609,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     }
     if (changed.has('persistTranscript') && changed.get('persistTranscript') !== undefined && this.isConnected) {
       if (this.persistTranscript) void this.#loadHistory();
-      else {
-        this._history = [];
-        this.#session.restore?.([]);
-      }
+      else this.#session.restore?.([]);
     }
   }
 
@@ -696,7 +692,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
     const busy = state.status === ConversationStatus.streaming || state.status === ConversationStatus.runningTools;
     const lastTool = this.voice ? this.#lastTool(state.items) : null;
     const model = state.model ?? this._serverInfo?.model ?? null;
-    const empty = state.items.length === 0 && this._history.length === 0;
+    const earlier = state.earlier ?? [];
+    const empty = state.items.length === 0 && earlier.length === 0;
     const maxBodyBytes = this._serverInfo?.maxBodyBytes;
     return html`
         <header part="header">
@@ -738,7 +735,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
           exportparts="log, message, user-message, assistant-message, notice, retry-button, chip, status, confirm-button, cancel-button, approve-button, empty-state, queued-message, stopped-marker"
           ?hidden=${this.voice}
           .items=${state.items}
-          .history=${this._history}
+          .history=${earlier}
           .session=${this.session}
           .labels=${l}
           .costUnit=${this.costUnit}

@@ -98,6 +98,13 @@ export class FakeSession implements WaveSessionApi {
   }
   restart(): void {
     this.calls.push('restart');
+    // Like the core: a new conversation forgets the restored turns and this page's rows.
+    this.update({ items: [], earlier: [] });
+  }
+  /** Like the core: restored turns go before this page's rows in the record (`state.earlier`). */
+  restore(items: readonly TranscriptItem[]): void {
+    this.calls.push('restore');
+    this.update({ earlier: [...items] });
   }
   close(): void {
     this.calls.push('close');

@@ -510,16 +510,21 @@ describe('<wave-chat>', () => {
       loadedP = new Promise<void>((r) => (loaded = r));
       const second = await fixture<WaveChat>(html`<wave-chat site-id="persist-test" persist-transcript open></wave-chat>`);
       await loadedP;
-      await waitUntil(() => second._history.length > 0, 'the kept rows reach the element once read');
-      expect(second._history.map((i) => i.id)).to.deep.equal(['1', '2']);
+      // The session's record is what the transcript shows: the kept turns are its `earlier` rows.
+      const earlier = () => sessionOf(second).state.earlier ?? [];
+      await waitUntil(() => earlier().length > 0, 'the kept rows reach the session once read');
+      expect(earlier().map((i) => i.id)).to.deep.equal(['1', '2']);
       await second.updateComplete;
       const t = q(second, 'wave-transcript')! as HTMLElement & { updateComplete: Promise<unknown> };
       await t.updateComplete;
       expect(t.shadowRoot!.textContent).to.contain('hello');
 
       second.restart();
-      expect(second._history).to.deep.equal([]);
+      expect(earlier()).to.deep.equal([]);
       await clearedP;
+      await second.updateComplete;
+      await t.updateComplete;
+      expect(t.shadowRoot!.textContent).to.not.contain('hello');
       expect(await get('wave-chat:transcript:persist-test')).to.equal(undefined);
     });
   });
