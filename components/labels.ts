@@ -63,6 +63,16 @@ export interface WaveLabels {
   failedUnknownTool: LabelTemplate;
   /** The tool's cost could not be read, so it did not run: `{action}`. */
   failedUnavailable: LabelTemplate;
+  /** A call running in another tab of the site (SPEC §13): `{action}`, `{tab}` (tabNamed or tabUntitled). */
+  runningElsewhere: LabelTemplate;
+  /** It waits there on the visitor's confirmation: `{action}`, `{tab}`. */
+  waitingElsewhere: LabelTemplate;
+  /** That tab closed or stopped answering before the call finished: `{action}`, `{tab}`. */
+  failedTabGone: LabelTemplate;
+  /** Another tab, by its page title: `{title}`. */
+  tabNamed: LabelTemplate;
+  /** Another tab without a title. */
+  tabUntitled: string;
   /** Cancelled by Stop, closing, restarting or ending voice (while waiting or running): `{action}`. */
   cancelled: LabelTemplate;
   /** The visitor said no to the confirmation (Cancel, Escape, a spoken no): `{action}`. */
@@ -175,6 +185,11 @@ export const defaultLabels: WaveLabels = {
   failedTimeout: "{action} didn't answer in time. It may or may not have happened.",
   failedUnknownTool: '{action} is not available on this page.',
   failedUnavailable: '{action} is unavailable right now.',
+  runningElsewhere: '{action}… (in {tab})',
+  waitingElsewhere: 'Confirm {action} in {tab}.',
+  failedTabGone: '{action} did not finish: {tab} closed or stopped answering.',
+  tabNamed: 'the tab “{title}”',
+  tabUntitled: 'another tab',
   cancelled: 'Cancelled: {action}',
   // SPEC §5: after the visitor's Cancel "the chip reads cancelled".
   declined: 'Cancelled: {action}',
@@ -355,6 +370,7 @@ export function chipText(part: ToolPart, labels: WaveLabels, unit: string): stri
     case ChipStatus.requested:
       return label(labels, 'requested', values);
     case ChipStatus.running:
+      if (part.elsewhere) return label(labels, part.elsewhere.waiting ? 'waitingElsewhere' : 'runningElsewhere', { ...values, tab: tabText(labels, part) });
       return part.label || label(labels, 'running', { ...values, attempt: part.attempts ?? 1 });
     case ChipStatus.succeeded:
       return chipDoneText(labels, part.label || label(labels, 'done', values), part.spent, unit);
@@ -371,6 +387,12 @@ export function chipText(part: ToolPart, labels: WaveLabels, unit: string): stri
   }
 }
 
+/** The other tab a call ran in, by its title. */
+function tabText(labels: WaveLabels, part: ToolPart): string {
+  const title = part.elsewhere?.tab.trim();
+  return title ? label(labels, 'tabNamed', { title }) : labels.tabUntitled;
+}
+
 function failureText(part: ToolPart, labels: WaveLabels, values: Record<string, string>): string {
   switch (part.failure) {
     case ToolFailure.timeout:
@@ -379,6 +401,8 @@ function failureText(part: ToolPart, labels: WaveLabels, values: Record<string, 
       return label(labels, 'failedUnknownTool', values);
     case ToolFailure.unreadableCost:
       return label(labels, 'failedUnavailable', values);
+    case ToolFailure.tabGone:
+      return label(labels, 'failedTabGone', { ...values, tab: tabText(labels, part) });
     case ToolFailure.invalidArguments:
       return label(labels, 'noticeInvalidRequest', values);
     default:

@@ -83,6 +83,16 @@ function plainObject(value: unknown): Record<string, unknown> | null {
   }
 }
 
+/**
+ * The key a site's kept conversation is stored under (and the tabs sharing it are named by).
+ *
+ * @example
+ * transcriptKey('demo'); // 'wave-chat:transcript:demo'
+ */
+export function transcriptKey(siteId: string): string {
+  return `wave-chat:transcript:${siteId || 'default'}`;
+}
+
 let idb: Promise<TranscriptStore> | undefined;
 /** idb-keyval loads with the first use, so a page without `persist-transcript` never fetches it. */
 const loadIdb = (): Promise<TranscriptStore> => (idb ??= import('./idb-transcript-store.js').then((m) => m.idbStore));

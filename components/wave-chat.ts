@@ -21,12 +21,13 @@ import type { VoiceEngine } from '../src/voice/types.js';
 import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
 import { readableToolName, toolTitle } from '../src/tools/tool-title.js';
 import { SessionController } from './controllers/session-controller.js';
+import { TabsController } from './controllers/tabs-controller.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { icons } from './icons.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
-import { idbTranscriptStore, persistableItems, type TranscriptStore } from './transcript-store.js';
+import { idbTranscriptStore, persistableItems, transcriptKey, type TranscriptStore } from './transcript-store.js';
 import { waveChatStyles } from './wave-chat.styles.js';
 import { chipText, type ToolItem } from './wave-tool-chip.js';
 import type { WaveComposer, WaveComposerSubmitEvent } from './wave-composer.js';
@@ -240,6 +241,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.voiceEngine = 'browser';
     this.webmcp = false;
     new WebMcpController(this);
+    // With the kept conversation open in several tabs, calls go to the most recently active one with the tool.
+    new TabsController(this);
     this.voiceLevel = 0;
     this.levelSource = null;
     this.confirmOpens = true;
@@ -409,7 +412,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   }
 
   get #storeKey(): string {
-    return `wave-chat:transcript:${this.siteId || 'default'}`;
+    return transcriptKey(this.siteId);
   }
 
   #onCoreEvent(event: WaveCoreEvent): void {

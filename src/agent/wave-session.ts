@@ -15,7 +15,9 @@ import type { KeyValueStorage } from '../storage.js';
 import { ToolDeferral } from '../tools/deferral.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolRunner, type BuiltinToolDefinition, type ToolChipItem } from '../tools/runner.js';
-import type { HostToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
+import { resolveTool } from '../tools/resolve.js';
+import type { ToolRouter } from '../tabs/tab-router.js';
+import { ToolOutcomeStatus, type HostToolSchema, type SanitizedResult, type ToolCall, type ToolDefinition, type ToolOutcome } from '../tools/types.js';
 import { ArgumentValidator, DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
 import type { VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
@@ -114,6 +116,8 @@ export class WaveSession implements WaveSessionApi {
   #stopMarked = false;
   #removePagehide: (() => void) | null = null;
   readonly #voice: VoiceSession;
+  /** Several tabs (SPEC §13): where the model's calls go, while the kept conversation is open in other tabs. */
+  #router: ToolRouter | null = null;
 
   constructor(options: WaveSessionOptions = {}) {
     this.#options = options;
@@ -160,7 +164,7 @@ export class WaveSession implements WaveSessionApi {
     this.#voice = new VoiceSession({
       schemas: () => this.getHostToolSchemas(),
       context: () => this.#context.get(),
-      runTool: (call, signal) => this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' }),
+      runTool: (call, signal) => this.#runModelCall(call, signal),
       clock: this.#clock,
       waitingConfirmations: () => waitingConfirmations(this.#state.items),
       watch: (listener) => this.subscribe(listener),
@@ -214,10 +218,36 @@ export class WaveSession implements WaveSessionApi {
     return this.registry.unregister(name);
   }
 
-  /** Exactly what the next request carries: page tools (through deferral) or else the built-ins. */
+  /**
+   * Exactly what the next request carries: page tools (through deferral) or else the built-ins;
+   * with the kept conversation open in other tabs, also the tools only they offer (SPEC §13).
+   */
   getHostToolSchemas(): HostToolSchema[] {
-    if (this.registry.size > 0) return this.#deferral.schemas(this.registry);
-    return Object.entries(this.#options.builtinTools ?? {}).map(([name, def]) => builtinSchema(name, def));
+    const own = this.registry.size > 0 ? this.#deferral.schemas(this.registry) : Object.entries(this.#options.builtinTools ?? {}).map(([name, def]) => builtinSchema(name, def));
+    const router = this.#router;
+    if (!router) return own;
+    try {
+      return [...own, ...router.remoteSchemas(new Set([...own.map((s) => s.name), ...this.registry.list().map((t) => t.name)]))];
+    } catch {
+      return own;
+    }
+  }
+
+  /**
+   * The page tools this tab offers the other tabs of the kept conversation: its active page
+   * tools, never the built-ins (they read this page), `load_tools` or another tab's tools.
+   */
+  ownToolSchemas(): HostToolSchema[] {
+    if (this.registry.size === 0) return [];
+    return this.#deferral.schemas(this.registry).filter((s) => s.name !== 'load_tools');
+  }
+
+  /**
+   * Routes the model's tool calls through `router` (several tabs, SPEC §13), or runs them all
+   * here again (`null`). A page's own `callTool` always runs here.
+   */
+  setToolRouter(router: ToolRouter | null): void {
+    this.#router = router;
   }
 
   /**
@@ -226,13 +256,31 @@ export class WaveSession implements WaveSessionApi {
    */
   async callTool(name: string, args?: unknown, options: { signal?: AbortSignal } = {}): Promise<SanitizedResult> {
     const call: ToolCall = { id: `host_${this.#newId()}`, name: String(name), arguments: args ?? {} };
-    const signal = options?.signal instanceof AbortSignal ? options.signal : new AbortController().signal;
-    const outcome = await this.#runner.run(call, {
-      signal,
-      conversationId: this.#state.conversationId,
-      source: 'host',
-    });
+    const outcome = await this.runCall(call, options);
     return outcome.result;
+  }
+
+  /**
+   * `callTool` under a given call id, resolving with the whole outcome (status, label, spend):
+   * how a call routed here from another tab runs (its chip, consent and grant are this tab's).
+   */
+  runCall(call: ToolCall, options: { signal?: AbortSignal } = {}): Promise<ToolOutcome> {
+    const signal = options?.signal instanceof AbortSignal ? options.signal : new AbortController().signal;
+    return this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'host' });
+  }
+
+  /** A call from the model (text or voice): here, or in the most recently active tab that has its tool. */
+  #runModelCall(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
+    const here = () => this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'model' });
+    const router = this.#router;
+    if (!router) return here();
+    const name = typeof call?.name === 'string' ? call.name : '';
+    const resolution = resolveTool(name, 'model', { registry: this.registry, deferral: this.#deferral, builtins: () => this.#options.builtinTools ?? {} });
+    const has = resolution.kind !== 'unknown' || this.registry.get(name) !== undefined;
+    // The router never rejects; were it to, the call is reported failed (never run twice here).
+    return router.route(call, signal, { has, run: here }, (part) => this.#upsertPart(part)).catch(
+      (error: unknown): ToolOutcome => ({ callId: call.id, name, status: ToolOutcomeStatus.failed, result: { success: false, error: describeError(error) }, label: '', attempts: 0 }),
+    );
   }
 
   setContext(value: unknown): void {
@@ -526,7 +574,7 @@ export class WaveSession implements WaveSessionApi {
         transport: this.#options.transport,
         // While voice is on, a turn's tools are awaited no longer than voice allows (SPEC §9).
         runTool: (call, signal) =>
-          this.#voice.runTool(call, signal, (c, s) => this.#runner.run(c, { signal: s, conversationId: this.#state.conversationId, source: 'model' })),
+          this.#voice.runTool(call, signal, (c, s) => this.#runModelCall(c, s)),
         // While voice is on, its turns keep the tool set it opened with (SPEC §9).
         schemas: () => this.#voice.tools ?? this.getHostToolSchemas(),
         context: () => this.#context.get(),

@@ -121,4 +121,9 @@ export interface ToolPart {
    * ran). Kept because the model made the call and must see its result.
    */
   silent?: boolean;
+  /**
+   * The call was routed to another tab of the site (several tabs, SPEC §13): that tab's title,
+   * and `waiting` while it waits there on the visitor's confirmation. The consent is asked there.
+   */
+  elsewhere?: { tab: string; waiting?: boolean };
 }

@@ -84,6 +84,8 @@ export const ToolFailure = {
   unknownTool: 'unknown-tool',
   /** The tool's `cost` could not be read, so it was not run (fail closed). */
   unreadableCost: 'unreadable-cost',
+  /** The other tab running the call closed or stopped answering before it finished (SPEC §13). */
+  tabGone: 'tab-gone',
 } as const;
 export type ToolFailure = (typeof ToolFailure)[keyof typeof ToolFailure];
 
