@@ -22,6 +22,17 @@ describe('labels', () => {
     expect(chipText({ ...part, status: 'cancelled' }, labels, 'cr')).to.equal('Cancelled: Add task');
   });
 
+  it('a call running in another tab says which tab, and that the visitor is asked there; a tab gone says so (SPEC §13)', () => {
+    const part: ToolPart = { kind: 'tool', id: 'a', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'running', elsewhere: { tab: 'Task board' } };
+    expect(chipText(part, defaultLabels, 'cr')).to.equal('Add task “Milk”… (in the tab “Task board”)');
+    expect(chipText({ ...part, elsewhere: { tab: 'Task board', waiting: true } }, defaultLabels, 'cr')).to.equal('Confirm Add task “Milk” in the tab “Task board”.');
+    expect(chipText({ ...part, status: 'failed', failure: 'tab-gone', elsewhere: { tab: ' ' } }, defaultLabels, 'cr')).to.equal(
+      'Add task “Milk” did not finish: another tab closed or stopped answering.',
+    );
+    // The page's own running label is this tab's words for a run here, not for one elsewhere.
+    expect(chipText({ ...part, label: 'Adding…' }, defaultLabels, 'cr')).to.contain('Task board');
+  });
+
   it('resolveLabels takes strings for every key, functions only for keys with values, and ignores the rest', () => {
     const labels = resolveLabels({ send: 'Envoyer', done: ({ action }) => `Fait : ${action}`, retry: (() => 'x') as unknown as string, cancel: 5 as unknown as string });
     expect(labels.send).to.equal('Envoyer');
