@@ -366,11 +366,14 @@ export function confirmationQuestion(labels: WaveLabels, part: ToolPart, unit: s
  */
 export function chipText(part: ToolPart, labels: WaveLabels, unit: string): string {
   const values = actionValues(labels, part);
+  // Sent to another tab (SPEC §13): where it runs, or that the visitor is asked there.
+  if (part.elsewhere && (part.status === ChipStatus.requested || part.status === ChipStatus.running || part.status === ChipStatus.awaitingConfirmation)) {
+    return label(labels, part.elsewhere.waiting ? 'waitingElsewhere' : 'runningElsewhere', { ...values, tab: tabText(labels, part) });
+  }
   switch (part.status) {
     case ChipStatus.requested:
       return label(labels, 'requested', values);
     case ChipStatus.running:
-      if (part.elsewhere) return label(labels, part.elsewhere.waiting ? 'waitingElsewhere' : 'runningElsewhere', { ...values, tab: tabText(labels, part) });
       return part.label || label(labels, 'running', { ...values, attempt: part.attempts ?? 1 });
     case ChipStatus.succeeded:
       return chipDoneText(labels, part.label || label(labels, 'done', values), part.spent, unit);

@@ -663,7 +663,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   protected override render() {
     const l = this.#resolvedLabels;
     const state = this.state;
-    const waiting = !this.open && state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation');
+    const waiting = !this.open && state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation' && !i.elsewhere);
     return html`
       <button
         part="launcher"

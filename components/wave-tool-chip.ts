@@ -83,7 +83,7 @@ export class WaveToolChip extends LitElement {
 
   #onKeydown = (event: KeyboardEvent): void => {
     // Only the visitor's own keys settle a confirmation; synthetic ones are ignored here and by the core.
-    if (!event.isTrusted || this.item?.status !== ChipStatus.awaitingConfirmation) return;
+    if (!event.isTrusted || this.item?.status !== ChipStatus.awaitingConfirmation || this.item.elsewhere) return;
     if (event.key === 'Escape') {
       event.preventDefault();
       this.#answer('cancel', event);
@@ -112,7 +112,8 @@ export class WaveToolChip extends LitElement {
     if (!item) return nothing;
     const labels = this.labels;
     const text = chipText(item, labels, this.costUnit);
-    const awaiting = item.status === ChipStatus.awaitingConfirmation;
+    // A call asked in another tab (SPEC §13) is answered there: no buttons here.
+    const awaiting = item.status === ChipStatus.awaitingConfirmation && !item.elsewhere;
     const c = awaiting ? item.confirmation : undefined;
     return html`<div
       part="chip"

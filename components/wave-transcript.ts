@@ -199,7 +199,7 @@ export class WaveTranscript extends LitElement {
   /** Focuses the newest chip awaiting the visitor's answer; false when there is none. */
   focusConfirmation(): boolean {
     const chips = [...this.renderRoot.querySelectorAll<HTMLElement & { item: TranscriptItem | null }>('wave-tool-chip')];
-    const chip = chips.reverse().find((c) => c.item?.kind === 'tool' && c.item.status === 'awaiting-confirmation');
+    const chip = chips.reverse().find((c) => c.item?.kind === 'tool' && c.item.status === 'awaiting-confirmation' && !c.item.elsewhere);
     if (!chip) return false;
     chip.focus();
     return true;

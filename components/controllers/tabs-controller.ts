@@ -143,8 +143,8 @@ export class TabsController implements ReactiveController {
     this.#cleanup.push(session.registry.onChange(() => router.toolsChanged()));
     this.#cleanup.push(
       session.onEvent((event) => {
-        if (event.type === 'confirmation-shown') router.confirmationChanged(event.request.id, true);
-        else if (event.type === 'confirmation-answered') router.confirmationChanged(event.id, false);
+        if (event.type === 'confirmation-shown') router.callProgress(event.request.id, true);
+        else if (event.type === 'tool-call-started') router.callProgress(event.callId, false);
       }),
     );
     // A tab the visitor is looking at as it joins is the active one.

@@ -23,8 +23,8 @@ export function tabChannelName(storeKey: string): string {
   return `wave-chat:tabs:${storeKey}`;
 }
 
-/** How a call from another tab ended, as the caller's chip shows it. */
-export const RemoteEnding = { succeeded: 'succeeded', failed: 'failed', cancelled: 'cancelled' } as const;
+/** How a call from another tab ended, as the caller's chip shows it (`declined`: the visitor said no there). */
+export const RemoteEnding = { succeeded: 'succeeded', failed: 'failed', cancelled: 'cancelled', declined: 'declined' } as const;
 export type RemoteEnding = (typeof RemoteEnding)[keyof typeof RemoteEnding];
 
 interface Envelope {

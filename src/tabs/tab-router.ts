@@ -106,6 +106,8 @@ interface Outgoing {
   accepted: boolean;
   /** It waits there on the visitor's confirmation (so its handler has not run yet). */
   waiting: boolean;
+  /** Its handler started there. */
+  running: boolean;
   heard: number;
   onStatus: (waiting: boolean) => void;
   settle: (ending: OutgoingEnding) => void;
@@ -222,10 +224,10 @@ export class TabRouter implements ToolRouter {
   }
 
   /**
-   * A call from another tab now waits on the visitor's confirmation here (`waiting`), or no
-   * longer does: its caller's chip says so.
+   * A call from another tab now waits on the visitor's confirmation here (`waiting`), or its
+   * handler started (`false`): its caller's chip says so.
    */
-  confirmationChanged(localId: string, waiting: boolean): void {
+  callProgress(localId: string, waiting: boolean): void {
     for (const [wire, incoming] of this.#incoming) {
       if (incoming.localId === localId) this.#post({ kind: 'status', to: incoming.from, id: wire, waiting });
     }
@@ -315,8 +317,13 @@ export class TabRouter implements ToolRouter {
       sentAt: now,
       accepted: false,
       waiting: false,
+      running: false,
       heard: now,
-      onStatus: (waiting) => safePart(onPart, { ...base, status: 'running', elsewhere: waiting ? { tab, waiting: true } : { tab } }),
+      // Sent: `requested`; asked there: `awaiting-confirmation` (no buttons here); its handler started there: `running`.
+      onStatus: (waiting) => {
+        out.running = !waiting;
+        safePart(onPart, { ...base, status: waiting ? 'awaiting-confirmation' : 'running', elsewhere: waiting ? { tab, waiting: true } : { tab } });
+      },
       settle: (ending) => {
         if (this.#outgoing.get(wire) !== out) return;
         this.#outgoing.delete(wire);
@@ -329,7 +336,7 @@ export class TabRouter implements ToolRouter {
       this.#outgoing.delete(wire);
       return null;
     }
-    out.onStatus(false);
+    safePart(onPart, { ...base, status: 'requested', elsewhere: { tab } });
     const onAbort = () => out.settle({ kind: 'stopped' });
     signal.addEventListener('abort', onAbort, { once: true });
     this.#watch();
@@ -350,6 +357,10 @@ export class TabRouter implements ToolRouter {
         return { callId: call.id, name: call.name, title: base.title, status: ToolOutcomeStatus.failed, result: { success: false, error }, label: '', failure: ToolFailure.tabGone, attempts: 1 };
       }
       case 'result':
+        // A handler that ran there passes through running on this tab's chip too.
+        if (!out.running && (ending.message.ending === RemoteEnding.succeeded || ending.message.ending === RemoteEnding.failed)) {
+          safePart(onPart, { ...base, status: 'running', elsewhere: { tab } });
+        }
         return resultOutcome(base, tab, ending.message, onPart);
     }
   }
@@ -495,7 +506,13 @@ export class TabRouter implements ToolRouter {
     if (this.#incoming.get(message.id) !== incoming) return;
     this.#incoming.delete(message.id);
     const ending: RemoteEnding =
-      outcome.status === ToolOutcomeStatus.succeeded ? RemoteEnding.succeeded : outcome.status === ToolOutcomeStatus.cancelled ? RemoteEnding.cancelled : RemoteEnding.failed;
+      outcome.status === ToolOutcomeStatus.succeeded
+        ? RemoteEnding.succeeded
+        : outcome.status === ToolOutcomeStatus.cancelled
+          ? outcome.declined === true
+            ? RemoteEnding.declined
+            : RemoteEnding.cancelled
+          : RemoteEnding.failed;
     this.#post({
       kind: 'result',
       to: message.from,
@@ -566,7 +583,11 @@ function resultOutcome(base: PartBase, tab: string, message: ResultMessage, onPa
   const result: SanitizedResult = sanitizeResult(message.result);
   const title = message.title ?? base.title;
   const status =
-    message.ending === RemoteEnding.succeeded ? ToolOutcomeStatus.succeeded : message.ending === RemoteEnding.cancelled ? ToolOutcomeStatus.cancelled : ToolOutcomeStatus.failed;
+    message.ending === RemoteEnding.succeeded
+      ? ToolOutcomeStatus.succeeded
+      : message.ending === RemoteEnding.failed
+        ? ToolOutcomeStatus.failed
+        : ToolOutcomeStatus.cancelled;
   const part: ToolPart = { ...base, title, status: message.ending, elsewhere: { tab } };
   if (status === ToolOutcomeStatus.succeeded) {
     if (message.label) part.label = message.label;
@@ -577,6 +598,7 @@ function resultOutcome(base: PartBase, tab: string, message: ResultMessage, onPa
   }
   safePart(onPart, part);
   const outcome: ToolOutcome = { callId: base.id, name: base.name, title, status, result, label: message.label ?? '', attempts: 1 };
+  if (message.ending === RemoteEnding.declined) outcome.declined = true;
   if (status === ToolOutcomeStatus.succeeded && message.spent) outcome.spent = message.spent;
   if (status === ToolOutcomeStatus.failed) outcome.failure = ToolFailure.handler;
   return outcome;

@@ -21,6 +21,17 @@ describe('<wave-tool-chip>', () => {
       expect(part(el, 'confirm-button')).to.equal(null);
     });
 
+    it('a call asked in another tab (SPEC §13) says where to answer and has no buttons here', async () => {
+      const el = await fixture<WaveToolChip>(
+        html`<wave-tool-chip
+          .item=${{ kind: 'tool', id: 'a', name: 'add_task', title: 'Add task', status: ChipStatus.awaitingConfirmation, elsewhere: { tab: 'Task board', waiting: true } }}
+        ></wave-tool-chip>`,
+      );
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Confirm Add task in the tab “Task board”.');
+      expect(part(el, 'confirm-button')).to.equal(null);
+      expect(part(el, 'cancel-button')).to.equal(null);
+    });
+
     it('names the tool by its readable title (and key argument) when running without a label', async () => {
       const el = await fixture<WaveToolChip>(
         html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'get_tasks', status: ChipStatus.running }}></wave-tool-chip>`,

@@ -150,7 +150,7 @@ describe('several tabs: TabRouter', () => {
       expect(c.ran.map((x) => x.name)).to.deep.equal(['add_task']);
       expect(b.ran).to.have.length(0);
       // This tab's chip says where it ran, then how it ended (the other tab's words).
-      expect(first.parts[0]).to.deep.include({ status: 'running', elsewhere: { tab: 'Page c' } });
+      expect(first.parts[0]).to.deep.include({ status: 'requested', elsewhere: { tab: 'Page c' } });
       expect(first.parts.at(-1)).to.deep.include({ status: 'succeeded', label: 'Added in c', elsewhere: { tab: 'Page c' } });
 
       // The visitor goes back to b: the next call runs there.
@@ -224,13 +224,13 @@ describe('several tabs: TabRouter', () => {
       let signalThere: AbortSignal | undefined;
       const b = tab(hub, clock, 'b', ['add_task'], (call, signal) => {
         signalThere = signal;
-        queueMicrotask(() => b.router.confirmationChanged(call.id, true));
+        queueMicrotask(() => b.router.callProgress(call.id, true));
         return new Promise(() => undefined); // waits on the visitor
       });
       await settle();
       const call = routeFrom(a.router, { name: 'add_task' });
       await settle();
-      expect(call.parts.at(-1)).to.deep.include({ status: 'running', elsewhere: { tab: 'Page b', waiting: true } });
+      expect(call.parts.at(-1)).to.deep.include({ status: 'awaiting-confirmation', elsewhere: { tab: 'Page b', waiting: true } });
       b.router.dispose(); // the tab closes (pagehide says goodbye)
       const outcome = await call.done;
       expect(outcome.status).to.equal('failed');
@@ -483,8 +483,8 @@ describe('several tabs: WaveSession', () => {
     routers.push(router);
     session.registry.onChange(() => router.toolsChanged());
     session.onEvent((event) => {
-      if (event.type === 'confirmation-shown') router.confirmationChanged(event.request.id, true);
-      else if (event.type === 'confirmation-answered') router.confirmationChanged(event.id, false);
+      if (event.type === 'confirmation-shown') router.callProgress(event.request.id, true);
+      else if (event.type === 'tool-call-started') router.callProgress(event.callId, false);
     });
     router.start();
     session.setToolRouter(router);
@@ -525,7 +525,7 @@ describe('several tabs: WaveSession', () => {
     const waiting = b.chips().find((c) => c.status === 'awaiting-confirmation');
     expect(waiting?.name).to.equal('add_task');
     // The asking tab has no buttons: its chip says where the visitor is asked.
-    expect(a.chips()).to.deep.equal([{ kind: 'tool', id: 'm1', name: 'add_task', title: 'Add task', status: 'running', elsewhere: { tab: 'Page b', waiting: true } }]);
+    expect(a.chips()).to.deep.equal([{ kind: 'tool', id: 'm1', name: 'add_task', title: 'Add task', status: 'awaiting-confirmation', elsewhere: { tab: 'Page b', waiting: true } }]);
     expect(a.session.answerConfirmation('m1', 'confirm', trusted)).to.equal(false);
     // A script's (untrusted) answer settles nothing there either.
     expect(b.session.answerConfirmation(waiting!.id, 'confirm', untrusted)).to.equal(false);
@@ -540,6 +540,25 @@ describe('several tabs: WaveSession', () => {
     expect(b.chips()[0]?.step).to.equal(undefined);
   });
 
+  it("the visitor's no in the other tab reaches the asking tab as declined; the model is told not to retry", async () => {
+    const hub = new FakeHub();
+    const clock = new FakeClock();
+    const a = sessionTab(hub, clock, 'a');
+    const b = sessionTab(hub, clock, 'b');
+    let ran = 0;
+    b.session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: () => ran++ });
+    await settle();
+    const pending = a.modelCall({ id: 'm4', name: 'delete_task', arguments: {} });
+    await until(() => b.chips().some((c) => c.status === 'awaiting-confirmation'));
+    const waiting = b.chips().find((c) => c.status === 'awaiting-confirmation');
+    expect(b.session.answerConfirmation(waiting!.id, 'cancel', trusted)).to.equal(true);
+    const outcome = await pending;
+    expect(ran).to.equal(0);
+    expect(outcome).to.deep.include({ status: 'cancelled', declined: true });
+    expect(String(outcome.result.error)).to.contain('Do not retry');
+    expect(a.chips()[0]).to.deep.include({ status: 'declined', elsewhere: { tab: 'Page b' } });
+  });
+
   it('a spend grant in the asking tab does not cover a cost-bearing call that runs in another tab', async () => {
     const hub = new FakeHub();
     const clock = new FakeClock();
@@ -550,7 +569,8 @@ describe('several tabs: WaveSession', () => {
     b.session.registerTool('buy_mug', { description: 'Buy a mug.', cost: 30, handler: () => ({ bought: true }) });
     await settle();
     void a.modelCall({ id: 'm2', name: 'buy_mug', arguments: {} });
-    await until(() => b.chips().length > 0 && b.chips()[0]?.status !== 'running');
+    await until(() => b.chips().length > 0);
+    await until(() => b.chips()[0]?.status === 'awaiting-confirmation');
     expect(b.chips().map((c) => c.status)).to.deep.equal(['awaiting-confirmation']);
   });
 
