@@ -307,7 +307,7 @@ export class IncrementalLexer {
   /** Tokens of `text`, equal to `Lexer.lex(text, { gfm: true, breaks: true })`. */
   lex(text: string): Token[] {
     // marked's own preprocessing, applied first so that offsets agree.
-    const source = text.replace(/\r\n|\r/g, '\n');
+    const source = text.includes('\r') ? text.replace(/\r\n|\r/g, '\n') : text;
     if (!source.startsWith(this.#text)) this.#reset();
     else if (source === this.#text) return this.#tokens;
     const lexer = new Lexer(LEX_OPTIONS);
@@ -387,10 +387,17 @@ export function renderMarkdown(markdown: string, options: MarkdownOptions = {}):
   return new Renderer(options).blocks(tokens);
 }
 
+/** Blocks per page of a streamed message: lit walks pages, and only the last page's blocks. */
+const PAGE = 32;
+
 /**
  * One message's Markdown as it streams: the text is lexed incrementally and each closed block
- * keeps its rendering (lit skips it through `guard`), so a delta costs the tail of the reply,
- * not the whole of it. Create one per message and call `render` with the text so far.
+ * keeps its rendering, so a delta costs the tail of the reply, not the whole of it. Blocks are
+ * grouped in pages of {@link PAGE} by their position, each page behind one `guard` over its
+ * tokens: an update walks the pages (n / 32) and the blocks of the page that changed (≤ 32),
+ * never every block; a block keeps its DOM node as it goes from open to closed (positions do
+ * not move), so a live region hears nothing twice. Create one per message and call `render`
+ * with the text so far.
  *
  * @example
  * const view = new MarkdownView({ allowedImageOrigins: [] });
@@ -413,15 +420,22 @@ export class MarkdownView {
     } catch {
       return html`<p>${markdown}</p>`;
     }
-    return tokens.map((token) =>
-      guard([token], () => {
-        let block = this.#rendered.get(token);
-        if (block === undefined) {
-          block = this.#renderer.block(token);
-          this.#rendered.set(token, block);
-        }
-        return block;
-      }),
-    );
+    const pages: Renderable[] = [];
+    for (let start = 0; start < tokens.length; start += PAGE) {
+      const page = tokens.slice(start, start + PAGE);
+      // A page re-renders only when one of its tokens changed (closed tokens never do); inside
+      // it, each block is guarded by its token, so only the changed blocks are rebuilt.
+      pages.push(guard(page, () => page.map((token) => guard([token], () => this.#block(token)))));
+    }
+    return pages;
+  }
+
+  #block(token: Token): Renderable {
+    let block = this.#rendered.get(token);
+    if (block === undefined) {
+      block = this.#renderer.block(token);
+      this.#rendered.set(token, block);
+    }
+    return block;
   }
 }

@@ -10,6 +10,14 @@ import { transcriptStyles } from './wave-transcript.styles.js';
 /** Rows added to the DOM per frame when many arrive at once (keeps frames under ~16 ms). */
 const RENDER_CHUNK = 30;
 
+/**
+ * Least time between two renders of a streaming reply (ms). Text that grows 20 times a second
+ * reads as a continuous flow (nobody reads 60 updates a second; the Vercel AI SDK's
+ * `experimental_throttle` and most chat UIs use 50 ms), and each render lays out the message
+ * again, so pacing renders divides the layout work of a long reply by the frame rate ÷ 20.
+ */
+const STREAM_INTERVAL = 50;
+
 // The Markdown renderer (and its parser, the largest dependency) loads after the widget is
 // usable: transcripts start loading it when connected and show plain text until it is here.
 let markdown: typeof MarkdownModule | null = null;
@@ -100,6 +108,8 @@ export class WaveTranscript extends LitElement {
   #renderFrom = 0;
   #lastTotal = 0;
   #backfill = 0;
+  /** The frame time of the last streaming render (see `scheduleUpdate`). */
+  #lastStreamFrame = -Infinity;
 
   constructor() {
     super();
@@ -175,9 +185,11 @@ export class WaveTranscript extends LitElement {
   }
 
   /**
-   * While a reply streams, render at most once per animation frame: deltas that arrive within
-   * one frame become one update. A hidden page has no frames: it updates every 250 ms, and a
-   * page hidden while waiting for a frame still updates within a second.
+   * While a reply streams, render at most once per {@link STREAM_INTERVAL} ms, on an animation
+   * frame: deltas that arrive in between become one update, and the first delta of a reply shows
+   * on the next frame. The end of the stream (no item streaming) renders at once. A hidden page
+   * has no frames: it updates every 250 ms, and a page hidden while waiting for a frame still
+   * updates within a second.
    */
   protected override async scheduleUpdate(): Promise<void> {
     if (this.items.some((item) => item.kind === 'message' && item.streaming)) {
@@ -187,10 +199,16 @@ export class WaveTranscript extends LitElement {
           return;
         }
         const timer = setTimeout(resolve, 1000);
-        requestAnimationFrame(() => {
+        const onFrame = (now: number) => {
+          if (now - this.#lastStreamFrame < STREAM_INTERVAL) {
+            requestAnimationFrame(onFrame);
+            return;
+          }
+          this.#lastStreamFrame = now;
           clearTimeout(timer);
           resolve();
-        });
+        };
+        requestAnimationFrame(onFrame);
       });
     }
     super.scheduleUpdate();

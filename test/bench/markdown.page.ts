@@ -141,6 +141,7 @@ async function streaming(): Promise<Record<string, number | string>> {
     'reply size (chars)': text.length,
     deltas: steps.length,
     'render once (ms, median of 5)': +onceMs.toFixed(2),
+    'one delta per frame: renders': pacedTimer.count(),
     'one delta per frame: total render work (ms)': +pacedTimer.total().toFixed(1),
     'one delta per frame: total ÷ once': +(pacedTimer.total() / onceMs).toFixed(2),
     'one delta per frame: worst update (ms)': +pacedTimer.worst().toFixed(2),

@@ -14,6 +14,22 @@ const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = f
   streaming,
 });
 
+/**
+ * Animation frames on a virtual clock, 50 ms apart, each right after the current task: a streamed
+ * reply renders every delta without waiting on real frames. Returns the restore function.
+ */
+function virtualFrames(): () => void {
+  const realFrame = window.requestAnimationFrame;
+  let now = performance.now() + 10_000;
+  window.requestAnimationFrame = (callback) => {
+    setTimeout(() => callback((now += 50)), 0);
+    return 0;
+  };
+  return () => {
+    window.requestAnimationFrame = realFrame;
+  };
+}
+
 describe('<wave-transcript>', () => {
   // The Markdown renderer loads after the widget is usable; these tests read rendered Markdown.
   before(() => WaveTranscript.markdownReady());
@@ -82,9 +98,14 @@ describe('<wave-transcript>', () => {
       const reply =
         '# Plan\n\nFirst **bold** step with a [link](https://example.com/a).\n\n- one\n- two\n\n  still two\n\n```js\nlet a = 1;\n\nlet b = 2;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nDone &mdash; see [ref].\n\n[ref]: https://example.com/r';
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('s', 'assistant', '', true)]}></wave-transcript>`);
-      for (let end = 1; end <= reply.length; end += 3) {
-        el.items = [msg('s', 'assistant', reply.slice(0, end), true)];
-        await el.updateComplete;
+      const restore = virtualFrames();
+      try {
+        for (let end = 1; end <= reply.length; end += 3) {
+          el.items = [msg('s', 'assistant', reply.slice(0, end), true)];
+          await el.updateComplete;
+        }
+      } finally {
+        restore();
       }
       el.items = [msg('s', 'assistant', reply, false)];
       await el.updateComplete;
@@ -95,7 +116,40 @@ describe('<wave-transcript>', () => {
       expect(streamed.querySelector('a[href="https://example.com/r"]')!.textContent).to.equal('ref');
     });
 
-    it('renders a streaming reply at most once per animation frame', async () => {
+    it("keeps every block's element while a long reply streams (nothing announced twice), past one page of blocks", async () => {
+      const reply = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} with **bold** and a [link](https://example.com/${i}).`).join('\n\n');
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('p', 'assistant', 'P', true)]}></wave-transcript>`);
+      const message = el.shadowRoot!.querySelector('[part~="message"]')!;
+      // Inline elements of the open paragraph may change (`**bo` becomes bold); blocks never go.
+      const removed: Node[] = [];
+      const observer = new MutationObserver((records) => {
+        for (const r of records) for (const node of r.removedNodes) if (node.nodeName === 'P') removed.push(node);
+      });
+      observer.observe(message, { childList: true, subtree: true });
+      const first = () => message.querySelector('p');
+      let firstParagraph: Element | null = null;
+      const restore = virtualFrames();
+      try {
+        for (let end = 1; end <= reply.length; end += 7) {
+          el.items = [msg('p', 'assistant', reply.slice(0, end), true)];
+          await el.updateComplete;
+          firstParagraph ??= first();
+        }
+      } finally {
+        restore();
+      }
+      el.items = [msg('p', 'assistant', reply, false)];
+      await el.updateComplete;
+      observer.disconnect();
+      expect(removed).to.have.length(0);
+      expect(first()).to.equal(firstParagraph);
+      expect(message.querySelectorAll('p')).to.have.length(80);
+      const whole = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('w', 'assistant', reply)]}></wave-transcript>`);
+      const strip = (node: Element) => node.innerHTML.replace(/<!--[^]*?-->/g, '');
+      expect(strip(message)).to.equal(strip(whole.shadowRoot!.querySelector('[part~="message"]')!));
+    });
+
+    it('renders a streaming reply on a frame, at most once per 50 ms, and its end at once', async () => {
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
       const frames: FrameRequestCallback[] = [];
       const realFrame = window.requestAnimationFrame;
@@ -104,6 +158,9 @@ describe('<wave-transcript>', () => {
       // machine slow enough to take that long over the deltas below.
       const realTimeout = window.setTimeout;
       window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
+      // Frame times of our own, well after the fixture's real first frame.
+      const t0 = performance.now() + 10_000;
+      const runFrames = (at: number) => frames.splice(0).forEach((callback) => callback(at));
       let renders = 0;
       const counted = el as unknown as { updated(): void };
       const realUpdated = counted.updated;
@@ -111,16 +168,37 @@ describe('<wave-transcript>', () => {
         renders++;
         realUpdated.call(this);
       };
+      const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
+      const tick = flushMicrotasks;
       try {
         for (const text of ['ab', 'abc', 'abcd', 'abcde']) {
           el.items = [msg('f', 'assistant', text, true)];
-          await flushMicrotasks();
+          await tick();
         }
         expect(renders).to.equal(0);
-        frames.splice(0).forEach((callback) => callback(performance.now()));
+        runFrames(t0);
         await el.updateComplete;
         expect(renders).to.equal(1);
-        expect(el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim()).to.equal('abcde');
+        expect(shown()).to.equal('abcde');
+        // Deltas within 50 ms of that render wait for a frame 50 ms on; the newest text shows.
+        el.items = [msg('f', 'assistant', 'abcdef', true)];
+        await tick();
+        el.items = [msg('f', 'assistant', 'abcdefg', true)];
+        await tick();
+        for (const at of [t0 + 16, t0 + 33]) {
+          runFrames(at);
+          await tick();
+          expect(renders, `frame at +${at - t0} ms`).to.equal(1);
+        }
+        runFrames(t0 + 50);
+        await el.updateComplete;
+        expect(renders).to.equal(2);
+        expect(shown()).to.equal('abcdefg');
+        // The end of the stream renders at once, with no frame.
+        el.items = [msg('f', 'assistant', 'abcdefgh', false)];
+        await el.updateComplete;
+        expect(renders).to.equal(3);
+        expect(shown()).to.equal('abcdefgh');
       } finally {
         window.requestAnimationFrame = realFrame;
         window.setTimeout = realTimeout;
