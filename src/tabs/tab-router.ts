@@ -150,6 +150,8 @@ export class TabRouter implements ToolRouter {
   #activityTimer: unknown = null;
   #watchTimer: unknown = null;
   #lastAnnounce = -Infinity;
+  /** The activity time the other tabs were last told. */
+  #announcedActiveAt = 0;
 
   constructor(options: TabRouterOptions) {
     this.id = options.tabId ?? randomId();
@@ -203,11 +205,22 @@ export class TabRouter implements ToolRouter {
     return this.#activeAt;
   }
 
-  /** The visitor used this tab (focus, shown, a pointer or key): the others learn, at most once a second. */
+  /**
+   * The visitor used this tab (focus, shown, a pointer or key). The others learn at once when
+   * the visitor comes here from another tab; use within the tab they were told of is announced
+   * at most once a second (typing is many keys).
+   */
   markActive(at: number = this.#clock.now()): void {
     this.#activeAt = Math.max(this.#activeAt, at);
-    if (!this.#running || this.#activityTimer !== null) return;
-    const wait = this.#lastAnnounce + TabTimings.activityMs - this.#clock.now();
+    if (!this.#running) return;
+    const known = this.#announcedActiveAt;
+    const switched = [...this.#peers.values()].some((peer) => peer.activeAt >= known);
+    if (switched && this.#activityTimer !== null) {
+      this.#clock.clearTimeout(this.#activityTimer);
+      this.#activityTimer = null;
+    }
+    if (this.#activityTimer !== null) return;
+    const wait = switched ? 0 : this.#lastAnnounce + TabTimings.activityMs - this.#clock.now();
     if (wait <= 0) {
       this.#announce(false);
       return;
@@ -544,6 +557,7 @@ export class TabRouter implements ToolRouter {
       /* untitled */
     }
     this.#lastAnnounce = this.#clock.now();
+    this.#announcedActiveAt = this.#activeAt;
     this.#post({ kind: 'state', title, activeAt: this.#activeAt, tools: this.#ownTools(), ...(hello ? { hello: true } : {}) });
     if (this.#announceTimer !== null) this.#clock.clearTimeout(this.#announceTimer);
     this.#announceTimer = this.#clock.setTimeout(() => {

@@ -216,6 +216,35 @@ describe('several tabs: TabRouter', () => {
     });
   });
 
+  describe('activity', () => {
+    it('coming to a tab from another is told at once; use within the leading tab at most once a second', async () => {
+      const hub = new FakeHub();
+      const clock = new FakeClock();
+      const a = tab(hub, clock, 'a', []);
+      const b = tab(hub, clock, 'b', ['add_task']);
+      const c = tab(hub, clock, 'c', ['add_task']);
+      await settle();
+      const states = () => hub.log.filter((m) => m.kind === 'state').length;
+      clock.tick(10);
+      c.router.markActive();
+      clock.tick(10);
+      b.router.markActive(); // the visitor went from c to b, 20 ms after both joined
+      await settle();
+      expect(a.router.peers().map((p) => p.id)).to.deep.equal(['b', 'c']);
+      // Typing in b: many keys, one announcement a second at most, the last one not lost.
+      const before = states();
+      for (let i = 0; i < 20; i++) {
+        clock.tick(50);
+        b.router.markActive();
+      }
+      await settle();
+      expect(states() - before).to.be.at.most(1);
+      clock.tick(TabTimings.activityMs);
+      await settle();
+      expect(a.router.peers()[0]).to.deep.include({ id: 'b', activeAt: b.router.activeAt });
+    });
+  });
+
   describe('a tab that closes or never answers', () => {
     it('closed mid-call while the visitor was asked there: the model is told it did not happen; the chip says the tab closed', async () => {
       const hub = new FakeHub();
