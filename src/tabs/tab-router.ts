@@ -19,7 +19,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import type { ToolPart } from '../tools/tool-part.js';
 import { sanitizeResult } from '../tools/sanitize.js';
-import { readableToolName } from '../tools/tool-title.js';
+import { keyArgument, readableToolName } from '../tools/tool-title.js';
 import { ToolFailure, ToolLimits, ToolOutcomeStatus, type HostToolSchema, type SanitizedResult, type ToolCall, type ToolOutcome } from '../tools/types.js';
 import { randomId } from '../util/ids.js';
 import { parseTabMessage, RemoteEnding, TAB_PROTOCOL, TabLimits, type CallMessage, type ResultMessage, type StateMessage, type TabMessage } from './tab-protocol.js';
@@ -319,7 +319,9 @@ export class TabRouter implements ToolRouter {
   /** The outcome, or null when that tab declined or never accepted (nothing ran there). */
   async #callPeer(peer: Peer, call: ToolCall, signal: AbortSignal, onPart: (part: ToolPart) => void): Promise<ToolOutcome | null> {
     const tab = peer.title;
-    const base = { kind: 'tool' as const, id: call.id, name: call.name, title: readableToolName(call.name) };
+    // The chip here names its key argument, read with the schema that tab announced.
+    const subject = keyArgument(peer.tools.get(call.name)?.parameters, argumentsObject(call.arguments));
+    const base: PartBase = { kind: 'tool', id: call.id, name: call.name, title: readableToolName(call.name), ...(subject !== undefined ? { subject } : {}) };
     if (signal.aborted) return stoppedOutcome(base, tab, onPart);
     const wire = randomId();
     const now = this.#clock.now();
@@ -585,7 +587,20 @@ export class TabRouter implements ToolRouter {
   }
 }
 
-type PartBase = { kind: 'tool'; id: string; name: string; title: string };
+type PartBase = { kind: 'tool'; id: string; name: string; title: string; subject?: string };
+
+/** The model's arguments as an object (they may come as JSON text), or an empty one. */
+function argumentsObject(raw: unknown): Record<string, unknown> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch {
+      return {};
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
 
 function stoppedOutcome(base: PartBase, tab: string, onPart: (part: ToolPart) => void): ToolOutcome {
   safePart(onPart, { ...base, status: 'cancelled', elsewhere: { tab } });

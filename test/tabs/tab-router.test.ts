@@ -554,7 +554,9 @@ describe('several tabs: WaveSession', () => {
     const waiting = b.chips().find((c) => c.status === 'awaiting-confirmation');
     expect(waiting?.name).to.equal('add_task');
     // The asking tab has no buttons: its chip says where the visitor is asked.
-    expect(a.chips()).to.deep.equal([{ kind: 'tool', id: 'm1', name: 'add_task', title: 'Add task', status: 'awaiting-confirmation', elsewhere: { tab: 'Page b', waiting: true } }]);
+    expect(a.chips()).to.deep.equal([
+      { kind: 'tool', id: 'm1', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'awaiting-confirmation', elsewhere: { tab: 'Page b', waiting: true } },
+    ]);
     expect(a.session.answerConfirmation('m1', 'confirm', trusted)).to.equal(false);
     // A script's (untrusted) answer settles nothing there either.
     expect(b.session.answerConfirmation(waiting!.id, 'confirm', untrusted)).to.equal(false);
