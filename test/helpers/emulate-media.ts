@@ -5,7 +5,7 @@
  * `null` returns a feature to the browser's own value.
  */
 import { executeServerCommand } from '@web/test-runner-commands';
-import { nextFrame } from '@open-wc/testing';
+import { until } from './until.js';
 
 export interface MediaFeatures {
   colorScheme?: 'light' | 'dark' | null;
@@ -19,9 +19,5 @@ export async function emulateMedia(features: MediaFeatures): Promise<void> {
   if (features.colorScheme) queries.push(`(prefers-color-scheme: ${features.colorScheme})`);
   if (features.reducedMotion) queries.push(`(prefers-reduced-motion: ${features.reducedMotion})`);
   // Firefox applies a preference change on its next style flush: wait until it shows.
-  for (let i = 0; i < 120; i++) {
-    if (queries.every((q) => matchMedia(q).matches)) return;
-    await nextFrame();
-  }
-  throw new Error(`media emulation did not take effect: ${queries.join(' and ')}`);
+  await until(() => queries.every((q) => matchMedia(q).matches), `media emulation to take effect: ${queries.join(' and ')}`);
 }

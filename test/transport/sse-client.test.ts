@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { Clock } from '../../src/clock.js';
 import type { WaveRequest, WaveStreamEvent } from '../../src/transport/protocol.js';
 import { TransportError, createSseTransport } from '../../src/transport/sse-client.js';
+import { until } from '../helpers/until.js';
 
 const REQUEST: WaveRequest = {
   v: 1,
@@ -361,8 +362,8 @@ describe('createSseTransport', () => {
       controller.abort(new DOMException('Stopped', 'AbortError'));
       expect((await iterating as DOMException).name).to.equal('AbortError');
       release(sseResponse(late.stream));
-      await new Promise((r) => setTimeout(r, 0));
-      expect(late.state.cancelled, 'late body released').to.equal(true);
+      // The cancel reaches the stream's source through the Response body, in tasks the engine picks.
+      await until(() => late.state.cancelled, 'late body released');
     });
 
     it('rejects at once for an already-aborted signal without fetching', async () => {
@@ -416,7 +417,8 @@ describe('createSseTransport', () => {
       );
       body.push(sse('text', { delta: 'a' }));
       await gotFirst;
-      await new Promise((r) => setTimeout(r, 0)); // let the generator re-arm and wait for the next chunk
+      // The generator re-arms its idle timer when it waits for the next chunk.
+      await until(() => fake.pending().length > 0, 'the idle timer re-armed');
       expect(fake.pending()).to.deep.equal([9000]);
       fake.fireAll();
       expect(await iterating).to.include({ code: 'timeout', retryable: true });
