@@ -11,6 +11,7 @@ import { base64AudioMs, createRealtimeEngine } from '../../src/voice/realtime-en
 import type { WebSocketConstructorLike } from '../../src/voice/realtime-engine.js';
 import type { VoiceHeard } from '../../src/voice/types.js';
 import { fakeRealtimeServer, manualClock, type FakeConnection, type Frame } from './voice-fake-realtime.js';
+import { until } from '../helpers/until.js';
 
 const session = (url: string) => async (): Promise<VoiceSessionResponse> => ({
   transport: 'websocket',
@@ -57,8 +58,8 @@ async function setup(options: { audio?: RealtimeAudio | null } = {}) {
     conn.emit({ type: 'response.created', response: { id: `r_${id}` } });
     conn.emit({ type: 'response.output_item.done', item: { id: `item_${id}`, type: 'function_call', call_id: id, name, arguments: '{}' } });
     conn.emit({ type: 'response.done', response: { id: `r_${id}`, output: [] } });
-    for (let i = 0; i < 200 && chip(id)?.kind !== 'tool'; i++) await settle();
-    for (let i = 0; i < 200 && !(chip(id) && (chip(id) as { status: string }).status === 'awaiting-confirmation'); i++) await settle();
+    // Over a real socket and the lazy validator: wait for the state, not a count of turns.
+    await until(() => (chip(id) as { status?: string } | undefined)?.status === 'awaiting-confirmation', `${id} awaiting confirmation`);
   };
   // Counts the engine's moves to listening: a speech_started has been handled once it moves.
   let listened = 0;
@@ -72,8 +73,7 @@ async function setup(options: { audio?: RealtimeAudio | null } = {}) {
     const before = listened;
     conn.emit({ type: 'input_audio_buffer.speech_stopped' });
     conn.emit({ type: 'input_audio_buffer.speech_started', item_id: itemId });
-    for (let i = 0; i < 500 && listened === before; i++) await new Promise((r) => setImmediate(r));
-    assert.ok(listened > before, 'speech_started handled');
+    await until(() => listened > before, 'speech_started handled');
   };
   const transcript = (itemId: string, text: string) =>
     conn.emit({ type: 'conversation.item.input_audio_transcription.completed', item_id: itemId, transcript: text });
@@ -99,7 +99,7 @@ describe('realtime spoken consent', () => {
     t.clock.advance(300);
     t.transcript('u2', 'yes');
     assert.deepEqual(await frameWhere(t.conn, (f) => f.type === 'conversation.item.delete'), { type: 'conversation.item.delete', item_id: 'u2' });
-    for (let i = 0; i < 50 && t.runs() === 0; i++) await t.settle();
+    await until(() => t.runs() > 0, 'the confirmed tool ran');
     assert.equal(t.runs(), 1);
     t.wave.dispose();
   });
@@ -114,7 +114,7 @@ describe('realtime spoken consent', () => {
     await t.settle();
     t.transcript('u1', 'yes');
     await frameWhere(t.conn, (f) => f.type === 'conversation.item.delete');
-    for (let i = 0; i < 50 && t.runs() === 0; i++) await t.settle();
+    await until(() => t.runs() > 0, 'the confirmed tool ran');
     assert.equal(t.runs(), 1);
     assert.equal((t.chip('c2') as { status: string }).status, 'awaiting-confirmation');
     assert.equal(t.wave.state.voice?.asking, 'c2');
@@ -151,7 +151,7 @@ describe('realtime spoken consent', () => {
     await t.say('no1');
     await t.settle();
     t.transcript('no1', 'no');
-    for (let i = 0; i < 50 && (t.chip('c1') as { status: string }).status === 'awaiting-confirmation'; i++) await t.settle();
+    await until(() => (t.chip('c1') as { status: string }).status !== 'awaiting-confirmation', 'the spoken no settled c1');
     // A spoken no is the visitor's own answer: declined, not a system cancel.
     assert.equal((t.chip('c1') as { status: string }).status, 'declined');
     await t.call('wire', 'c2');
