@@ -138,11 +138,14 @@ describe('persist-transcript continues the conversation', () => {
       await open(page, '/persist-a.html');
       await send(page, 'add a task for the milk run');
       assert.deepEqual(await page.evaluate(() => (window as unknown as { tasks: unknown[] }).tasks.length), 1, 'the tool ran once');
-      // Wait until the finished turn is kept (the store writes after each change).
-      for (let i = 0; i < 100; i++) {
+      // Wait until the finished turn is kept (the store writes after each change); checked every
+      // 50 ms, bounded only to fail here, with a message, rather than on the next page.
+      const kept = async () => {
         const rows = await storedRows(page);
-        if (rows.some((r) => r.kind === 'tool' && typeof r.output === 'string') && rows.at(-1)?.role === 'assistant') break;
-        await page.waitForTimeout(50);
+        return rows.some((r) => r.kind === 'tool' && typeof r.output === 'string') && rows.at(-1)?.role === 'assistant';
+      };
+      for (const deadline = Date.now() + 15_000; !(await kept()); await page.waitForTimeout(50)) {
+        assert.ok(Date.now() < deadline, 'the finished turn (tool result and reply) was kept in IndexedDB');
       }
       const onFirstPage = bodies.length;
       assert.ok(onFirstPage >= 2, 'a tool step and its continuation went to the server');
