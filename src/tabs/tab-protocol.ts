@@ -16,6 +16,8 @@ export const TabLimits = {
   maxIncoming: 8,
   maxTitleChars: 120,
   idPattern: /^[A-Za-z0-9_-]{1,64}$/,
+  /** A call's arguments, serialized (JSON only: a model's arguments are JSON). */
+  maxArgsChars: 64 * 1024,
 } as const;
 
 /** The channel the tabs of one kept conversation share (the store key names it). */
@@ -137,7 +139,9 @@ function parse(data: unknown, site: string): TabMessage | null {
       const deadline = data.deadline;
       if (to === null || callId === null || typeof name !== 'string' || !ToolLimits.namePattern.test(name)) return null;
       if (typeof deadline !== 'number' || !Number.isFinite(deadline)) return null;
-      return { ...base, kind: 'call', to, id: callId, name, args: data.args, deadline };
+      const args = jsonArgs(data.args);
+      if (args === undefined) return null;
+      return { ...base, kind: 'call', to, id: callId, name, args, deadline };
     }
     case 'status': {
       const to = id(data.to);
@@ -181,6 +185,31 @@ function toolSchema(raw: unknown): HostToolSchema | null {
   if (typeof json !== 'string' || json.length > ToolLimits.maxParametersBytes) return null;
   if (typeof confirm !== 'boolean' || typeof tier3 !== 'boolean' || typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) return null;
   return { name, description, parameters: JSON.parse(json) as Record<string, unknown>, confirm, cost, tier3 };
+}
+
+/**
+ * A call's arguments as plain JSON (a fresh copy), or undefined: anything structured cloning
+ * carries that JSON does not (a Map, a Date, a typed array) or over the size limit is refused.
+ */
+function jsonArgs(value: unknown): unknown {
+  if (value === undefined || value === null) return {};
+  if (typeof value === 'string') return value.length <= TabLimits.maxArgsChars ? value : undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+      // The value before its toJSON (a Date has one): only plain objects, arrays and primitives pass.
+      const original = key === '' ? value : this[key];
+      if (typeof original === 'object' && original !== null && !Array.isArray(original) && Object.getPrototypeOf(original) !== Object.prototype) {
+        throw new TypeError('not JSON');
+      }
+      return v;
+    });
+  } catch {
+    return undefined;
+  }
+  if (typeof json !== 'string' || json.length > TabLimits.maxArgsChars) return undefined;
+  return JSON.parse(json) as unknown;
 }
 
 function id(value: unknown): string | null {

@@ -381,6 +381,9 @@ describe('several tabs: TabRouter', () => {
     it('ignores other sites, other versions and malformed messages', () => {
       const ok = { v: TAB_PROTOCOL, site: SITE, from: 'b', kind: 'bye' };
       expect(parseTabMessage(ok, SITE)).to.deep.equal(ok);
+      const call = { ...ok, kind: 'call', to: 'a', id: 'i', name: 'add_task', deadline: 1 };
+      expect(parseTabMessage({ ...call, args: { title: 'Milk', tags: ['a'] } }, SITE)).to.deep.include({ args: { title: 'Milk', tags: ['a'] } });
+      expect(parseTabMessage({ ...call, args: '{"title":"Milk"}' }, SITE)).to.deep.include({ args: '{"title":"Milk"}' });
       const bad: unknown[] = [
         null,
         'bye',
@@ -392,6 +395,10 @@ describe('several tabs: TabRouter', () => {
         { ...ok, kind: 'nonsense' },
         { ...ok, kind: 'call', to: 'a', id: 'i', name: 'Bad Name', args: {}, deadline: 1 },
         { ...ok, kind: 'call', to: 'a', id: 'i', name: 'add_task', args: {}, deadline: 'soon' },
+        { ...ok, kind: 'call', to: 'a', id: 'i', name: 'add_task', args: new Map([['title', 'x']]), deadline: 1 },
+        { ...ok, kind: 'call', to: 'a', id: 'i', name: 'add_task', args: { when: new Date(0) }, deadline: 1 },
+        { ...ok, kind: 'call', to: 'a', id: 'i', name: 'add_task', args: { title: 'x'.repeat(70_000) }, deadline: 1 },
+        { ...ok, kind: 'call', to: 'a', id: 'i', name: 'add_task', args: [1, 2], deadline: 1 },
         { ...ok, kind: 'state', title: 't', activeAt: Number.NaN, tools: [] },
         { ...ok, kind: 'state', title: 't', activeAt: 1, tools: 'all' },
         { ...ok, kind: 'result', to: 'a', id: 'i', ending: 'exploded', result: {} },
