@@ -16,7 +16,7 @@ import {
   voiceLevelSource,
   type VoicePreference,
 } from '../src/agent/browser-session.js';
-import { unavailableVoiceEngine } from '../src/agent/voice-session.js';
+import { unavailableVoiceEngine } from '../src/voice/voice-failure.js';
 import type { VoiceEngine } from '../src/voice/types.js';
 import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
 import { readableToolName, toolTitle } from '../src/tools/tool-title.js';

@@ -9,7 +9,7 @@ export type { BrowserSessionOptions, VoiceEngineFactoryOptions, VoiceEngineSessi
 export { ConversationLoop } from './agent/conversation-loop.js';
 export type { ConversationLoopOptions, LoopUpdate } from './agent/conversation-loop.js';
 export { ChipStatus, ConversationStatus, NoticeKind } from './agent/types.js';
-export { VoiceFailure } from './agent/voice-session.js';
+export { VoiceFailure } from './voice/voice-failure.js';
 export type {
   NoticeFact,
   PageToolsApi,

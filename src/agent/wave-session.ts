@@ -6,7 +6,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import { ConfirmationGate } from '../consent/confirmation-gate.js';
 import { SpendGrant, SpendGrantEvent } from '../consent/spend-grant.js';
-import type { ConfirmDecision, SpendGrantState, VisitorEvidence } from '../consent/types.js';
+import { CancelReason, type ConfirmDecision, type SpendGrantState, type VisitorEvidence } from '../consent/types.js';
 import { isTrustedEvidence } from '../consent/confirmation-gate.js';
 import { randomId } from '../util/ids.js';
 import { consentSchema } from '../consent/policy.js';
@@ -19,12 +19,11 @@ import { resolveTool } from '../tools/resolve.js';
 import type { ToolRouter } from '../tabs/tab-router.js';
 import { ToolOutcomeStatus, type HostToolSchema, type SanitizedResult, type ToolCall, type ToolDefinition, type ToolOutcome } from '../tools/types.js';
 import { ArgumentValidator, DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
-import type { VoiceEngine } from '../voice/types.js';
+import { VoiceState, type VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
-import { waitingConfirmations } from './on-screen-confirmation.js';
 import { applyLoopUpdate, recapOutput, upsertPart } from './record.js';
 import { sendForReply } from './send-for-reply.js';
-import { VoiceSession } from './voice-session.js';
+import type { VoicePlugin, VoicePort } from './voice-plugin.js';
 import {
   ConversationStatus,
   NoticeKind,
@@ -115,9 +114,12 @@ export class WaveSession implements WaveSessionApi {
   #stopped = false;
   #stopMarked = false;
   #removePagehide: (() => void) | null = null;
-  readonly #voice: VoiceSession;
   /** Several tabs (SPEC §13): where the model's calls go, while the kept conversation is open in other tabs. */
   #router: ToolRouter | null = null;
+  /** The voice plug-in, once voice has started here (its code loads on first use). */
+  #voice: VoicePlugin | null = null;
+  /** Bumped when voice is ended or the chat closes: a start still loading its code then does not start. */
+  #voiceTurn = 0;
 
   constructor(options: WaveSessionOptions = {}) {
     this.#options = options;
@@ -161,23 +163,6 @@ export class WaveSession implements WaveSessionApi {
       onChip: (chip) => this.#upsertPart(chip),
       onNotice: (_id, notice) => this.#notice('info', notice),
     });
-    this.#voice = new VoiceSession({
-      schemas: () => this.getHostToolSchemas(),
-      context: () => this.#context.get(),
-      runTool: (call, signal) => this.#runModelCall(call, signal),
-      clock: this.#clock,
-      waitingConfirmations: () => waitingConfirmations(this.#state.items),
-      watch: (listener) => this.subscribe(listener),
-      answerConfirmation: (id, decision, evidence) => this.answerConfirmation(id, decision, evidence),
-      revokeGrant: (evidence) => this.revokeGrant(evidence),
-      grantActive: () => this.#grant.state().active,
-      approveSpending: (evidence) => this.approveSpending(evidence),
-      cancelConfirmations: () => this.#gate.cancelAll('voice-ended'),
-      setVoice: (voice) => this.#set({ voice }),
-      recordTranscript: (role, text) => this.#recordVoiceLine(role, text),
-      notice: (level, notice) => this.#notice(level, notice),
-      emit: (event) => this.#emit(event),
-    });
     // SPEC §5: the grant ends when the page unloads.
     const target = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
     if (typeof target.addEventListener === 'function' && typeof target.removeEventListener === 'function') {
@@ -185,6 +170,11 @@ export class WaveSession implements WaveSessionApi {
       globalThis.addEventListener('pagehide', onPagehide);
       this.#removePagehide = () => globalThis.removeEventListener('pagehide', onPagehide);
     }
+  }
+
+  /** The session's clock (the grant, retries, timeouts, voice waits and speech timing use it). */
+  get clock(): Clock {
+    return this.#clock;
   }
 
   /** The current snapshot (a new object after every change). Reading it also expires a stale grant. */
@@ -392,12 +382,12 @@ export class WaveSession implements WaveSessionApi {
 
   /** Closing also ends the reply and voice: its chips and buttons are gone. */
   close(): void {
-    this.#voice.end('closed');
+    this.endVoice('closed');
     this.#interrupt('closed');
   }
 
   restart(): void {
-    this.#voice.end('restarted');
+    this.endVoice('restarted');
     this.#interrupt('restarted');
     this.#stopped = false;
     this.#grant.clear();
@@ -464,20 +454,79 @@ export class WaveSession implements WaveSessionApi {
     return true;
   }
 
+  // The public surface plug-ins (voice) use, beside the page-tools API and `state`/`subscribe`.
+
+  /**
+   * Runs a tool call as the model's own: the same resolution, validation, consent, chips and
+   * events as a typed turn's call, resolving with its outcome. Voice engines' calls come here.
+   *
+   * @example
+   * const outcome = await session.runToolCall({ id: 'v1', name: 'add_task', arguments: { title: 'Milk' } }, signal);
+   */
+  runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
+    return this.#runModelCall(call, signal);
+  }
+
+  /**
+   * Adds a settled spoken line to the record as a visitor or assistant turn, like a typed one
+   * (the next request carries it). A reply the text loop already recorded is not added twice.
+   *
+   * @example
+   * session.appendTurn('user', 'what is on the board?');
+   */
+  appendTurn(role: 'user' | 'assistant', text: string): void {
+    if (role !== 'user' && role !== 'assistant') return;
+    const line = typeof text === 'string' ? text.trim() : '';
+    if (line === '') return;
+    this.#recordVoiceLine(role, line);
+  }
+
+  /**
+   * Cancels every outstanding confirmation, as closing does (the calls resolve cancelled and
+   * the model is told not to retry). It can only withdraw, never consent.
+   */
+  cancelConfirmations(reason: CancelReason = CancelReason.voiceEnded): void {
+    this.#gate.cancelAll(reason);
+  }
+
   // Voice (SPEC §9)
 
   /**
-   * Opens a voice session on `engine`. The tools and context are snapshotted now and stay fixed
-   * for the session; its tool calls run through the same runner, chips and consent as text
-   * chat. Resolves once voice is on (after `voice-started`) or has failed; a failure (no
-   * microphone, refused, no support) becomes a notice in the transcript, never a rejection.
+   * Opens a voice session on `engine`; voice's code loads on the first call. The tools and
+   * context are snapshotted now and stay fixed for the session; its tool calls run through
+   * `runToolCall` (the same runner, chips and consent as text chat). Resolves once voice is on
+   * (after `voice-started`) or has failed; a failure (no microphone, refused, no support, the
+   * code could not load) becomes a notice in the transcript, never a rejection.
    *
    * @example
    * await session.startVoice(createBrowserEngine({ sendText: (t, s) => sendForReply(session, t, s) }));
    * session.state.voice; // { state: 'listening', engine: 'browser' }
    */
   startVoice(engine: VoiceEngine, options: { instructions?: string } = {}): Promise<void> {
-    return this.#voice.start(engine, options);
+    if (this.#voice) return this.#voice.start(engine, options);
+    const turn = this.#voiceTurn;
+    // Connecting from the first moment, while voice's code loads.
+    const connecting = { state: VoiceState.connecting, engine: String(engine?.kind ?? 'browser'), asking: null };
+    this.#set({ voice: connecting });
+    const settle = () => {
+      if (this.#state.voice === connecting) this.#set({ voice: null });
+    };
+    return loadVoicePlugin().then(
+      (module) => {
+        // Ended, closed or restarted while the code loaded: voice does not start.
+        if (turn !== this.#voiceTurn) {
+          settle();
+          return stopUnstarted(engine);
+        }
+        this.#voice ??= new module.VoicePlugin(this, this.#voicePort());
+        return this.#voice.start(engine, options);
+      },
+      (error: unknown) => {
+        settle();
+        if (turn !== this.#voiceTurn) return;
+        this.#notice('error', { kind: NoticeKind.voiceFailed, reason: 'start-failed', message: describeError(error, { subject: 'Loading voice' }) });
+      },
+    );
   }
 
   /**
@@ -487,7 +536,17 @@ export class WaveSession implements WaveSessionApi {
    * session.endVoice('stopped');
    */
   endVoice(reason = 'stopped'): void {
-    this.#voice.end(reason);
+    this.#voiceTurn += 1;
+    this.#voice?.end(reason);
+  }
+
+  /** The voice plug-in's outputs: its status in the state, its notices, its two events. */
+  #voicePort(): VoicePort {
+    return {
+      setVoice: (voice) => this.#set({ voice }),
+      notice: (level, notice) => this.#notice(level, notice),
+      emit: (event) => this.#emit(event),
+    };
   }
 
   /**
@@ -515,7 +574,7 @@ export class WaveSession implements WaveSessionApi {
    * text loop's reply, now reported by the engine that spoke it. Read from the record, no flags.
    */
   #isVoiceEcho(role: 'user' | 'assistant', text: string): boolean {
-    if (!this.#voice.active) return false;
+    if (!this.#voice?.active) return false;
     let last: TranscriptItem | undefined;
     for (let i = this.#state.items.length - 1; i >= 0 && !last; i--) {
       const item = this.#state.items[i] as TranscriptItem;
@@ -574,9 +633,9 @@ export class WaveSession implements WaveSessionApi {
         transport: this.#options.transport,
         // While voice is on, a turn's tools are awaited no longer than voice allows (SPEC §9).
         runTool: (call, signal) =>
-          this.#voice.runTool(call, signal, (c, s) => this.#runModelCall(c, s)),
+          this.#voice ? this.#voice.runTool(call, signal, (c, s) => this.runToolCall(c, s)) : this.runToolCall(call, signal),
         // While voice is on, its turns keep the tool set it opened with (SPEC §9).
-        schemas: () => this.#voice.tools ?? this.getHostToolSchemas(),
+        schemas: () => this.#voice?.tools ?? this.getHostToolSchemas(),
         context: () => this.#context.get(),
         siteId: this.siteId,
         conversationId: () => this.#state.conversationId,
@@ -702,6 +761,25 @@ function builtinSchema(name: string, def: BuiltinToolDefinition): HostToolSchema
     // The same rule as the runner's and the registry's: tier3 and an unreadable cost confirm too.
     ...consentSchema(def),
   };
+}
+
+let voicePlugin: Promise<typeof import('./voice-plugin.js')> | null = null;
+/** Voice's code, loaded once on the first `startVoice` (pages that never use voice never fetch it). */
+function loadVoicePlugin(): Promise<typeof import('./voice-plugin.js')> {
+  voicePlugin ??= import('./voice-plugin.js').catch((error: unknown) => {
+    voicePlugin = null;
+    throw error;
+  });
+  return voicePlugin;
+}
+
+/** An engine handed to a voice start that will not happen: stopped, so nothing is left open. */
+function stopUnstarted(engine: VoiceEngine): void {
+  try {
+    engine.stop?.('aborted');
+  } catch {
+    /* a broken engine is dropped anyway */
+  }
 }
 
 /** Id prefix of a line a voice engine reported. */

@@ -3,7 +3,7 @@ import { until } from '../helpers/until.js';
 import { toModelMessages } from '../../src/agent/to-model-messages.js';
 import type { LoopUpdate } from '../../src/agent/conversation-loop.js';
 import type { TranscriptItem, WaveCoreEvent } from '../../src/agent/types.js';
-import { unavailableVoiceEngine } from '../../src/agent/voice-session.js';
+import { unavailableVoiceEngine } from '../../src/voice/voice-failure.js';
 import { WaveSession, type SessionLoop, type SessionLoopDeps } from '../../src/agent/wave-session.js';
 import { MemoryStorage } from '../../src/storage.js';
 import type { ToolOutcome } from '../../src/tools/types.js';
@@ -597,5 +597,89 @@ describe('WaveSession voice', () => {
     turn.abort(new Error('voice ended'));
     expect(await pending).to.equal('');
     expect(seen!.aborted).to.equal(true);
+  });
+});
+
+describe('voice as a plug-in on the session\'s public API', () => {
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.dispose();
+  });
+
+  it('the plug-in runs on public members only: a host built from them alone confirms by voice, records turns and withdraws on end', async () => {
+    const { VoicePlugin } = await import('../../src/agent/voice-plugin.js');
+    const { session, clock, chips, messages } = setup();
+    let deletes = 0;
+    session.registerTool('delete_task', { confirm: true, handler: () => ++deletes });
+    // Nothing but the session's public members: no private field is reachable from here.
+    const host = {
+      get state() {
+        return session.state;
+      },
+      clock: session.clock,
+      subscribe: session.subscribe.bind(session),
+      getHostToolSchemas: session.getHostToolSchemas.bind(session),
+      getContext: session.getContext.bind(session),
+      runToolCall: session.runToolCall.bind(session),
+      appendTurn: session.appendTurn.bind(session),
+      answerConfirmation: session.answerConfirmation.bind(session),
+      revokeGrant: session.revokeGrant.bind(session),
+      approveSpending: session.approveSpending.bind(session),
+      cancelConfirmations: session.cancelConfirmations.bind(session),
+    };
+    const out: { voice: unknown[]; events: string[]; notices: unknown[] } = { voice: [], events: [], notices: [] };
+    const plugin = new VoicePlugin(host, {
+      setVoice: (v) => out.voice.push(v),
+      notice: (_l, n) => out.notices.push(n),
+      emit: (e) => out.events.push(e.type),
+    });
+    const engine = new FakeEngine();
+    await plugin.start(engine);
+    expect(out.events).to.deep.equal(['voice-started']);
+
+    // A spoken yes after the question confirms; the handler runs once.
+    const first = engine.call('delete_task');
+    await until(() => chips().find((c) => c.status === 'awaiting-confirmation'), 'confirmation');
+    clock.tick(100);
+    expect(engine.hear('yes')).to.equal('consumed');
+    expect((await first).status).to.equal('succeeded');
+    expect(deletes).to.equal(1);
+    expect(messages()).to.include('user: yes');
+
+    // A spoken line from before the question does not settle it; ending voice withdraws it (cancelled, not declined).
+    const second = engine.call('delete_task', {}, 'c2');
+    await until(() => chips().find((c) => c.id === 'c2' && c.status === 'awaiting-confirmation'), 'second confirmation');
+    expect(engine.hear('yes', clock.now() - 1_000)).to.equal('pass');
+    plugin.end('stopped');
+    expect((await second).status).to.equal('cancelled');
+    expect(chips().find((c) => c.id === 'c2')?.status).to.equal('cancelled');
+    expect(deletes).to.equal(1);
+    expect(out.events).to.deep.equal(['voice-started', 'voice-ended']);
+    expect(out.voice.at(-1)).to.equal(null);
+  });
+
+  it('ending voice while its code is still loading: it never starts, nothing is left connecting', async () => {
+    const { session, events } = setup();
+    const engine = new FakeEngine();
+    const starting = session.startVoice(engine);
+    expect(session.state.voice).to.deep.include({ state: 'connecting' });
+    session.endVoice('stopped');
+    await starting;
+    expect(engine.options, 'the engine was never started').to.equal(null);
+    expect(session.state.voice ?? null).to.equal(null);
+    expect(events.filter((e) => e.type === 'voice-started' || e.type === 'voice-ended')).to.deep.equal([]);
+    // Voice can start afterwards.
+    const next = new FakeEngine();
+    await session.startVoice(next);
+    expect(session.state.voice).to.deep.include({ state: 'listening' });
+  });
+
+  it('closing while voice loads is the same: the chat closed, voice stays off', async () => {
+    const { session } = setup();
+    const engine = new FakeEngine();
+    const starting = session.startVoice(engine);
+    session.close();
+    await starting;
+    expect(engine.options).to.equal(null);
+    expect(session.state.voice ?? null).to.equal(null);
   });
 });

@@ -1,18 +1,25 @@
 /**
- * The voice wiring of a session (SPEC §5, §9): opens an engine with one fixed snapshot of the
- * tools and context, runs its tool calls through the session's runner, settles confirmations
- * from the visitor's recognised speech only, and cancels them when voice ends.
+ * Voice as a plug-in of the session (SPEC §5, §9), loaded when voice first starts: opens an
+ * engine with one fixed snapshot of the tools and context, runs its tool calls through the
+ * session's public `runToolCall` (the same resolution, validation and consent as typed turns),
+ * settles confirmations from the visitor's recognised speech only, and cancels them when voice
+ * ends. It reads and drives the session through its public API (`VoiceHost`); the only things
+ * the session hands it privately are its outputs (`VoicePort`): the voice status in the state,
+ * notices and the two voice events.
  */
 import type { Clock } from '../clock.js';
-import type { ConfirmDecision, ConfirmationRequest, VisitorEvidence } from '../consent/types.js';
+import { CancelReason, type ConfirmDecision, type VisitorEvidence } from '../consent/types.js';
 import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
 import { ToolOutcomeStatus, type HostToolSchema, type ToolCall, type ToolOutcome } from '../tools/types.js';
 import { voiceWaitResult, withVoiceWait } from '../voice/tool-wait.js';
 import { audioFailureReason, VoiceEndReason, VoiceState } from '../voice/types.js';
 import type { VoiceEngine } from '../voice/types.js';
 import { VoiceConsentDesk } from '../voice/voice-consent.js';
-import { NoticeKind, type NoticeFact, type WaveCoreEvent } from './types.js';
+import { NoticeKind, type NoticeFact, type SessionState, type Unsubscribe, type WaveCoreEvent } from './types.js';
+import { waitingConfirmations } from './on-screen-confirmation.js';
 import { describeError } from '../util/describe-error.js';
+import { VoiceFailure } from '../voice/voice-failure.js';
+
 
 /** The voice part of the session state: the engine's state and the confirmation asked aloud. */
 export interface VoiceStatus {
@@ -22,29 +29,34 @@ export interface VoiceStatus {
   asking?: string | null;
 }
 
-/** What the voice wiring needs from its session (the session passes closures over its privates). */
-export interface VoiceSessionHost {
-  schemas(): HostToolSchema[];
-  context(): string | null;
-  /** The runner, exactly as model calls use it (source 'model'). */
-  runTool(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+/**
+ * The session's public API, as voice uses it (`WaveSession` implements it): read the state,
+ * the tools and the context, observe changes, run a call as the model's, add a spoken turn,
+ * answer or withdraw confirmations.
+ */
+export interface VoiceHost {
+  readonly state: SessionState;
   /** The session's clock: speech timing and the voice waits use it. */
-  clock: Clock;
-  /** Every confirmation waiting for an answer, oldest (first shown) first. */
-  waitingConfirmations(): ConfirmationRequest[];
-  /** Calls `listener` after every change of the session state; returns the remover. */
-  watch(listener: () => void): () => void;
+  readonly clock: Clock;
+  subscribe(listener: (state: SessionState) => void): Unsubscribe;
+  getHostToolSchemas(): HostToolSchema[];
+  getContext(): string | null;
+  /** Runs a call as the model's: the same resolution, validation, consent and chips as typed turns. */
+  runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+  /** A settled spoken line enters the record as a visitor or assistant turn, like a typed one. */
+  appendTurn(role: 'user' | 'assistant', text: string): void;
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
   revokeGrant(evidence: VisitorEvidence): boolean;
-  grantActive(): boolean;
   approveSpending(evidence: VisitorEvidence): boolean;
-  /** Cancels every outstanding confirmation with reason `voice-ended`. */
-  cancelConfirmations(): void;
+  /** Cancels every outstanding confirmation (voice ended: nothing waits on buttons that are gone). */
+  cancelConfirmations(reason: CancelReason): void;
+}
+
+/** What only the session's owner may write, handed to the plug-in when the session loads it. */
+export interface VoicePort {
   setVoice(voice: VoiceStatus | null): void;
-  /** A settled line of what was said, for the transcript (hidden while voice is on). */
-  recordTranscript(role: 'user' | 'assistant', text: string): void;
   notice(level: 'info' | 'error', notice: NoticeFact): void;
-  emit(event: WaveCoreEvent): void;
+  emit(event: Extract<WaveCoreEvent, { type: 'voice-started' | 'voice-ended' }>): void;
 }
 
 interface Run {
@@ -66,24 +78,6 @@ interface Run {
 // Reasons the caller chose: nothing went wrong, so nothing to tell the visitor.
 const QUIET_REASONS = new Set<string>([VoiceEndReason.stopped, VoiceEndReason.aborted, 'closed', 'restarted', 'replaced']);
 
-/** Why voice failed, as the notice names it. */
-export const VoiceFailure = {
-  micDenied: 'mic-denied',
-  noMicrophone: 'no-microphone',
-  /** Sound cannot play: no audio output device (the audio context never started). */
-  noAudioOutput: 'no-audio-output',
-  /** The microphone or the connection did not respond in time. */
-  timedOut: 'timed-out',
-  connectionLost: 'connection-lost',
-  audioCapture: 'audio-capture',
-  network: 'network',
-  unsupported: 'unsupported',
-  /** Voice could not start for another reason (`message` says which). */
-  startFailed: 'start-failed',
-  error: 'error',
-} as const;
-export type VoiceFailure = (typeof VoiceFailure)[keyof typeof VoiceFailure];
-
 /** The notice for a voice session that failed or dropped, or null when it ended normally. */
 export function voiceEndNotice(reason: string): NoticeFact | null {
   if (QUIET_REASONS.has(reason)) return null;
@@ -103,19 +97,21 @@ function voiceFailure(reason: string): VoiceFailure {
 }
 
 /**
- * One voice session at a time for one `WaveSession`.
+ * One voice session at a time for one `WaveSession` (which loads this plug-in when voice first starts).
  *
  * @example
- * const voice = new VoiceSession(host);
+ * const voice = new VoicePlugin(session, port);
  * await voice.start(engine);   // emits voice-started
  * voice.end('stopped');        // cancels confirmations, emits voice-ended
  */
-export class VoiceSession {
-  readonly #host: VoiceSessionHost;
+export class VoicePlugin {
+  readonly #host: VoiceHost;
+  readonly #port: VoicePort;
   #current: Run | null = null;
 
-  constructor(host: VoiceSessionHost) {
+  constructor(host: VoiceHost, port: VoicePort) {
     this.#host = host;
+    this.#port = port;
   }
 
   /** Whether a session is connecting or on. */
@@ -135,20 +131,21 @@ export class VoiceSession {
   async start(engine: VoiceEngine, options: { instructions?: string } = {}): Promise<void> {
     if (this.#current) this.end('replaced');
     const host = this.#host;
+    const port = this.#port;
     // One snapshot: the tool set and context are fixed for the session (SPEC §9).
-    const tools = host.schemas().map((t) => ({ ...t }));
-    const context = host.context();
+    const tools = host.getHostToolSchemas().map((t) => ({ ...t }));
+    const context = host.getContext();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const desk = new VoiceConsentDesk({
       now: () => host.clock.now(),
       answerConfirmation: (id, decision, evidence) => host.answerConfirmation(id, decision, evidence),
       revokeGrant: (evidence) => host.revokeGrant(evidence),
-      grantActive: () => host.grantActive(),
+      grantActive: () => host.state.grant.active,
       approveSpending: (evidence) => host.approveSpending(evidence),
       ask: (question) => (run.started && !run.ended ? engine.ask?.(question) : undefined),
       onAsking: (id) => {
         run.asking = id;
-        if (this.#current === run && !run.ended) host.setVoice({ state: run.state, engine: engine.kind, asking: id });
+        if (this.#current === run && !run.ended) port.setVoice({ state: run.state, engine: engine.kind, asking: id });
       },
     });
     const run: Run = {
@@ -165,7 +162,7 @@ export class VoiceSession {
       asking: null,
     };
     this.#current = run;
-    host.setVoice({ state: VoiceState.connecting, engine: engine.kind, asking: null });
+    port.setVoice({ state: VoiceState.connecting, engine: engine.kind, asking: null });
     try {
       await engine.start({
         signal: run.controller.signal,
@@ -173,10 +170,10 @@ export class VoiceSession {
         context,
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         runTool: async (call, signal) => {
-          const outcome = await host.runTool(call, signal);
+          const outcome = await host.runToolCall(call, signal);
           // load_tools is the one way the voice tool set grows (SPEC §7), for either engine.
           if (call.name === LOAD_TOOLS_NAME && outcome.status === ToolOutcomeStatus.succeeded && !run.ended) {
-            run.tools = host.schemas().map((t) => ({ ...t }));
+            run.tools = host.getHostToolSchemas().map((t) => ({ ...t }));
             byName.clear();
             for (const t of run.tools) byName.set(t.name, t);
           }
@@ -190,12 +187,12 @@ export class VoiceSession {
         },
         onState: (state) => {
           run.state = state;
-          if (this.#current === run && !run.ended) host.setVoice({ state, engine: engine.kind, asking: run.asking });
+          if (this.#current === run && !run.ended) port.setVoice({ state, engine: engine.kind, asking: run.asking });
         },
         onTranscript: (event) => {
           const text = event.text.trim();
           if (!event.final || !text || run.ended) return;
-          host.recordTranscript(event.role, text);
+          host.appendTurn(event.role, text);
         },
         // Engines call this only with recognised speech: the one source of voice evidence.
         onUserUtterance: (text, heard) => (run.ended ? 'pass' : desk.hear(text, heard)),
@@ -207,24 +204,24 @@ export class VoiceSession {
       this.#finish(run, reason ?? VoiceEndReason.error);
       if (!run.endedByCaller) {
         const known = reason && reason !== VoiceEndReason.error ? voiceEndNotice(reason) : null;
-        host.notice('error', known ?? startFailure(error));
+        port.notice('error', known ?? startFailure(error));
       }
       return;
     }
     if (run.ended) {
       // The engine ended while starting without throwing: say why unless the caller stopped it.
       const text = run.endedByCaller ? null : voiceEndNotice(run.endReason ?? VoiceEndReason.error);
-      if (text) host.notice('error', text);
+      if (text) port.notice('error', text);
       return;
     }
     run.started = true;
-    host.emit({ type: 'voice-started', engine: engine.kind });
+    port.emit({ type: 'voice-started', engine: engine.kind });
     // From now on one confirmation at a time is asked aloud; chips already waiting from text
     // chat are asked in turn too.
-    run.unwatch = host.watch(() => {
-      if (!run.ended) desk.update(host.waitingConfirmations());
+    run.unwatch = host.subscribe((state) => {
+      if (!run.ended) desk.update(waitingConfirmations(state.items));
     });
-    desk.begin(host.waitingConfirmations());
+    desk.begin(waitingConfirmations(host.state.items));
   }
 
   /**
@@ -271,16 +268,17 @@ export class VoiceSession {
     run.unwatch = null;
     run.desk.close();
     const host = this.#host;
+    const port = this.#port;
     // SPEC §5: nothing waits on buttons that are gone.
-    host.cancelConfirmations();
+    host.cancelConfirmations(CancelReason.voiceEnded);
     if (this.#current === run) {
       this.#current = null;
-      host.setVoice(null);
+      port.setVoice(null);
     }
     if (!run.started) return;
-    host.emit({ type: 'voice-ended', engine: run.engine.kind, reason });
+    port.emit({ type: 'voice-ended', engine: run.engine.kind, reason });
     const text = run.endedByCaller ? null : voiceEndNotice(reason);
-    if (text) host.notice('error', text);
+    if (text) port.notice('error', text);
   }
 }
 
@@ -292,31 +290,4 @@ function startFailure(error: unknown): NoticeFact {
   const message = describeError(error, { fallback: '' });
   const reason = name === 'NotSupportedError' ? VoiceFailure.unsupported : VoiceFailure.startFailed;
   return message ? { kind: NoticeKind.voiceFailed, reason, message } : { kind: NoticeKind.voiceFailed, reason };
-}
-
-/**
- * An engine that only fails to start with `message`: lets "voice is not supported here" travel
- * the same path (a notice) as any other start failure.
- *
- * @example
- * await session.startVoice(createVoiceEngine(...) ?? unavailableVoiceEngine('Voice is not supported in this browser.'));
- */
-export function unavailableVoiceEngine(message: string, kind: VoiceEngine['kind'] = 'browser'): VoiceEngine {
-  let state: VoiceState = VoiceState.idle;
-  return {
-    kind,
-    get state() {
-      return state;
-    },
-    async start() {
-      state = VoiceState.error;
-      // NotSupportedError: the notice says voice is not available here, in the page's words.
-      throw new DOMException(message, 'NotSupportedError');
-    },
-    stop() {
-      state = VoiceState.ended;
-    },
-    inputLevel: () => 0,
-    outputLevel: () => 0,
-  };
 }
