@@ -16,6 +16,10 @@ export interface RunInChromiumOptions {
   signal?: AbortSignal;
   /** Extra esbuild `define`s, e.g. `{ 'process.env.NODE_ENV': '"production"' }`. */
   define?: Record<string, string>;
+  /** The export to run (default: the default export). */
+  exportName?: string;
+  /** CPU slowdown through CDP (`Emulation.setCPUThrottlingRate`), e.g. 4 for a mid-range phone. */
+  cpuSlowdown?: number;
 }
 
 const GLOBAL = '__waveBenchRun';
@@ -32,7 +36,7 @@ export async function runInChromium(entryFile: string, options: RunInChromiumOpt
   const entry = resolve(entryFile);
   const bundle = await build({
     stdin: {
-      contents: `import run from ${JSON.stringify(entry)};\nglobalThis.${GLOBAL} = run;`,
+      contents: `import { ${options.exportName ?? 'default'} as run } from ${JSON.stringify(entry)};\nglobalThis.${GLOBAL} = run;`,
       resolveDir: dirname(entry),
       sourcefile: 'bench-entry.js',
       loader: 'js',
@@ -56,6 +60,10 @@ export async function runInChromium(entryFile: string, options: RunInChromiumOpt
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const page = await browser.newPage();
+    if (options.cpuSlowdown && options.cpuSlowdown > 1) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown });
+    }
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.setContent(options.html ?? '<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>');
