@@ -98,6 +98,41 @@ describe('<wave-chat persist-transcript>: several tabs (TabsController)', () => 
     expect(el.isConnected).to.equal(true);
   });
 
+  for (const confirmOpens of [true, false]) {
+    it(`a call routed here from another tab waits in view: ${confirmOpens ? 'the panel opens on its chip' : 'with confirm-opens="false", a badge on the launcher and an announcement'}`, async () => {
+      const site = newSite();
+      const p = probe(site);
+      probes.push(p);
+      const el = await fixture<WaveChat>(
+        confirmOpens
+          ? html`<wave-chat site-id=${site} persist-transcript></wave-chat>`
+          : html`<wave-chat site-id=${site} persist-transcript confirm-opens="false"></wave-chat>`,
+      );
+      let ran = 0;
+      el.registerTool('delete_task', { description: 'Delete a task.', confirm: true, handler: () => ++ran });
+      const joined = await p.next((m) => m.kind === 'state' && Array.isArray(m.tools) && m.tools.length === 1);
+      const other = new BroadcastChannel(tabChannelName(`wave-chat:transcript:${site}`));
+      probes.push(other);
+      other.postMessage({ v: 1, site, from: 'asker', kind: 'call', to: joined.from, id: 'c1', name: 'delete_task', args: {}, deadline: Date.now() + 60_000 });
+      await p.next((m) => m.kind === 'status' && m.id === 'c1' && m.waiting === true);
+      await el.updateComplete;
+      const root = el.shadowRoot!;
+      if (confirmOpens) {
+        expect(el.open).to.equal(true);
+      } else {
+        expect(el.open).to.equal(false);
+        expect(root.querySelector('[part~="launcher-badge"]')).to.exist;
+        expect(root.querySelector('[role="status"]')!.textContent!.trim()).to.not.equal('');
+      }
+      expect(ran).to.equal(0);
+      // The asking tab stops it: the chip there is cancelled, nothing ran.
+      other.postMessage({ v: 1, site, from: 'asker', kind: 'abort', to: joined.from, id: 'c1' });
+      const result = await p.next((m) => m.kind === 'result' && m.id === 'c1');
+      expect(result.ending).to.equal('cancelled');
+      expect(ran).to.equal(0);
+    });
+  }
+
   it('says goodbye when the page is hidden for good and joins again when it comes back from the cache', async () => {
     const site = newSite();
     const p = probe(site);
