@@ -460,7 +460,7 @@ export function noticeText(notice: NoticeFact | undefined, labels: WaveLabels): 
       return label(labels, 'noticeNotConnected');
     case NoticeKind.invalidArguments: {
       const values = actionValues(labels, { name: notice.name, title: notice.title });
-      return label(labels, notice.source === 'host' ? 'noticeInvalidPageRequest' : 'noticeInvalidRequest', values);
+      return label(labels, notice.source === 'page' ? 'noticeInvalidPageRequest' : 'noticeInvalidRequest', values);
     }
     case NoticeKind.toolsUnavailable: {
       const tools = notice.tools.map((name) => toolPartTitle(labels, { name })).join(', ');

@@ -4,7 +4,7 @@ import { ToolFailure } from '../src/tools/types.js';
 
 /**
  * Where `persist-transcript` keeps finished transcript rows across same-site navigations.
- * The default is IndexedDB (idb-keyval); tests and hosts may swap it.
+ * The default is IndexedDB (idb-keyval); tests and pages may swap it.
  */
 export interface TranscriptStore {
   load(key: string, signal?: AbortSignal): Promise<TranscriptItem[]>;

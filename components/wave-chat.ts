@@ -7,7 +7,7 @@ import {
   type WaveCoreEvent,
   type WaveSessionApi,
 } from '../src/agent/types.js';
-import type { HostToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
+import type { PageToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
 import { DEFAULT_VALIDATOR_ENGINE } from '../src/tools/validator.js';
 import {
   createBrowserSession,
@@ -335,7 +335,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#toolTitles.set(String(name), toolTitle(String(name), definition));
   }
   /** @example console.table(chat.getHostToolSchemas()); */
-  getHostToolSchemas(): HostToolSchema[] {
+  getHostToolSchemas(): PageToolSchema[] {
     return this.#session.getHostToolSchemas();
   }
   /** @example await chat.callTool('add_task', { title: 'Book venue' }); */
@@ -454,7 +454,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   /** What the assistant can do here, from the page's tools (readable names and descriptions). */
   #capabilities(): Capability[] {
-    let schemas: HostToolSchema[];
+    let schemas: PageToolSchema[];
     try {
       schemas = this.#session.getHostToolSchemas();
     } catch {

@@ -15,9 +15,9 @@ export class WaveComposerSubmitEvent extends CustomEvent<{ text: string }> {
 
 /**
  * The message box: Enter sends, Shift+Enter adds a line. While a reply streams Stop appears
- * beside Send, and Enter or Send still sends (the host queues the message): a keypress is never
+ * beside Send, and Enter or Send still sends (the chat queues the message): a keypress is never
  * dropped. A message over `maxBytes` is not sent: a notice says so and the text stays.
- * A voice button (or anything slotted into `voice`) asks the host to start voice.
+ * A voice button (or anything slotted into `voice`) asks the chat to start voice.
  *
  * @tagname wave-composer
  * @summary The composer of `<wave-chat>`.
@@ -78,7 +78,7 @@ export class WaveComposer extends LitElement {
   }
 
   /**
-   * Sends the draft (trimmed), also while busy (the host queues it). An empty draft does
+   * Sends the draft (trimmed), also while busy (the chat queues it). An empty draft does
    * nothing; one over `maxBytes` stays in the box and a notice explains why.
    */
   submit(): boolean {

@@ -276,7 +276,7 @@ export class WaveTranscript extends LitElement {
     }
   }
 
-  /** Resolves once assistant text renders as Markdown (for tests and hosts that wait on it). */
+  /** Resolves once assistant text renders as Markdown (for tests and pages that wait on it). */
   static markdownReady(): Promise<void> {
     return loadMarkdown();
   }

@@ -36,6 +36,7 @@ export { keyArgument, readableToolName, toolTitle } from './tools/tool-title.js'
 export type {
   HandlerContext,
   HostToolSchema,
+  PageToolSchema,
   JsonSchema,
   SanitizedResult,
   ToolCall,

@@ -43,7 +43,7 @@ export type NoticeFact =
       /** Its readable title. */
       title: string;
       /** Who sent the call: the model retries on its own; a page's `callTool` does not. */
-      source: 'model' | 'host';
+      source: 'model' | 'page';
       /** The validator's reason, as the model received it. */
       reason: string;
     }

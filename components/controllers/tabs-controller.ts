@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { WaveSessionApi } from '../../src/agent/types.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import type { TabRouter, ToolRouter } from '../../src/tabs/tab-router.js';
-import type { HostToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
+import type { PageToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
 import { transcriptKey } from '../transcript-store.js';
 
 /** What the controller needs of its element. */
@@ -17,7 +17,7 @@ export interface TabsHost extends ReactiveControllerHost {
 /** The session methods routing needs (`WaveSession` has them; a scripted session may not). */
 interface RoutableSession {
   registry: ToolRegistry;
-  ownToolSchemas(): HostToolSchema[];
+  ownToolSchemas(): PageToolSchema[];
   runCall(call: ToolCall, options: { signal?: AbortSignal }): Promise<ToolOutcome>;
   setToolRouter(router: ToolRouter | null): void;
 }

@@ -3,7 +3,7 @@
  * the active tool schemas and the page state; the reply streams in; tool calls run in order
  * through the core; their results go back as a continuation, until the model answers.
  */
-import type { HostToolSchema, SanitizedResult, ToolCall, ToolOutcome } from '../tools/types.js';
+import type { PageToolSchema, SanitizedResult, ToolCall, ToolOutcome } from '../tools/types.js';
 import {
   PROTOCOL_VERSION,
   type WaveMessage,
@@ -37,7 +37,7 @@ export interface ConversationLoopOptions {
   /** Runs one call through the core (validation, consent, retry, sanitization). Should not reject. */
   runTool: (call: ToolCall, signal: AbortSignal) => Promise<ToolOutcome>;
   /** Read at every step, so a tool registered mid-chain is offered in the next continuation. */
-  schemas: () => HostToolSchema[];
+  schemas: () => PageToolSchema[];
   /** Read at every step, so a `setContext` from a handler reaches the next continuation. */
   context: () => string | null;
   siteId: string;

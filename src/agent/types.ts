@@ -9,7 +9,7 @@ import type {
   VisitorEvidence,
 } from '../consent/types.js';
 import type { ToolPart } from '../tools/tool-part.js';
-import type { HostToolSchema, SanitizedResult, ToolDefinition, ToolRunEvent } from '../tools/types.js';
+import type { PageToolSchema, SanitizedResult, ToolDefinition, ToolRunEvent } from '../tools/types.js';
 import type { NoticeFact } from '../notice.js';
 
 import type { VoiceEngine, VoiceState } from '../voice/types.js';
@@ -105,7 +105,7 @@ export interface PageToolsApi {
   registerTool(name: string, definition: ToolDefinition): boolean;
   registerTools(map: Record<string, ToolDefinition>): number;
   unregisterTool(name: string): boolean;
-  getHostToolSchemas(): HostToolSchema[];
+  getHostToolSchemas(): PageToolSchema[];
   /** `options.signal` aborts the call (its confirmation is cancelled, its handler's signal aborts). */
   callTool(name: string, args?: unknown, options?: { signal?: AbortSignal }): Promise<SanitizedResult>;
   setContext(value: unknown): void;

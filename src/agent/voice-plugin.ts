@@ -3,14 +3,14 @@
  * engine with one fixed snapshot of the tools and context, runs its tool calls through the
  * session's public `runToolCall` (the same resolution, validation and consent as typed turns),
  * settles confirmations from the visitor's recognised speech only, and cancels them when voice
- * ends. It reads and drives the session through its public API (`VoiceHost`); the only things
+ * ends. It reads and drives the session through its public API (`VoicePluginDeps`); the only things
  * the session hands it privately are its outputs (`VoicePort`): the voice status in the state,
  * notices and the two voice events.
  */
 import type { Clock } from '../clock.js';
 import { CancelReason, type ConfirmDecision, type VisitorEvidence } from '../consent/types.js';
 import { LOAD_TOOLS_NAME } from '../tools/deferral.js';
-import { ToolOutcomeStatus, type HostToolSchema, type ToolCall, type ToolOutcome } from '../tools/types.js';
+import { ToolOutcomeStatus, type PageToolSchema, type ToolCall, type ToolOutcome } from '../tools/types.js';
 import { voiceWaitResult, withVoiceWait } from '../voice/tool-wait.js';
 import { audioFailureReason, VoiceEndReason, VoiceState } from '../voice/types.js';
 import type { VoiceEngine } from '../voice/types.js';
@@ -34,12 +34,12 @@ export interface VoiceStatus {
  * the tools and the context, observe changes, run a call as the model's, add a spoken turn,
  * answer or withdraw confirmations.
  */
-export interface VoiceHost {
+export interface VoicePluginDeps {
   readonly state: SessionState;
   /** The session's clock: speech timing and the voice waits use it. */
   readonly clock: Clock;
   subscribe(listener: (state: SessionState) => void): Unsubscribe;
-  getHostToolSchemas(): HostToolSchema[];
+  getHostToolSchemas(): PageToolSchema[];
   getContext(): string | null;
   /** Runs a call as the model's: the same resolution, validation, consent and chips as typed turns. */
   runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
@@ -61,7 +61,7 @@ export interface VoicePort {
 
 interface Run {
   engine: VoiceEngine;
-  tools: HostToolSchema[];
+  tools: PageToolSchema[];
   controller: AbortController;
   started: boolean;
   ended: boolean;
@@ -105,12 +105,12 @@ function voiceFailure(reason: string): VoiceFailure {
  * voice.end('stopped');        // cancels confirmations, emits voice-ended
  */
 export class VoicePlugin {
-  readonly #host: VoiceHost;
+  readonly #session: VoicePluginDeps;
   readonly #port: VoicePort;
   #current: Run | null = null;
 
-  constructor(host: VoiceHost, port: VoicePort) {
-    this.#host = host;
+  constructor(session: VoicePluginDeps, port: VoicePort) {
+    this.#session = session;
     this.#port = port;
   }
 
@@ -120,7 +120,7 @@ export class VoicePlugin {
   }
 
   /** The tool set fixed when voice opened, while it is on; null otherwise (the text loop's turns use it too). */
-  get tools(): HostToolSchema[] | null {
+  get tools(): PageToolSchema[] | null {
     return this.#current ? this.#current.tools.map((t) => ({ ...t })) : null;
   }
 
@@ -130,18 +130,18 @@ export class VoicePlugin {
    */
   async start(engine: VoiceEngine, options: { instructions?: string } = {}): Promise<void> {
     if (this.#current) this.end('replaced');
-    const host = this.#host;
+    const session = this.#session;
     const port = this.#port;
     // One snapshot: the tool set and context are fixed for the session (SPEC §9).
-    const tools = host.getHostToolSchemas().map((t) => ({ ...t }));
-    const context = host.getContext();
+    const tools = session.getHostToolSchemas().map((t) => ({ ...t }));
+    const context = session.getContext();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const desk = new VoiceConsentDesk({
-      now: () => host.clock.now(),
-      answerConfirmation: (id, decision, evidence) => host.answerConfirmation(id, decision, evidence),
-      revokeGrant: (evidence) => host.revokeGrant(evidence),
-      grantActive: () => host.state.grant.active,
-      approveSpending: (evidence) => host.approveSpending(evidence),
+      now: () => session.clock.now(),
+      answerConfirmation: (id, decision, evidence) => session.answerConfirmation(id, decision, evidence),
+      revokeGrant: (evidence) => session.revokeGrant(evidence),
+      grantActive: () => session.state.grant.active,
+      approveSpending: (evidence) => session.approveSpending(evidence),
       ask: (question) => (run.started && !run.ended ? engine.ask?.(question) : undefined),
       onAsking: (id) => {
         run.asking = id;
@@ -170,10 +170,10 @@ export class VoicePlugin {
         context,
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         runTool: async (call, signal) => {
-          const outcome = await host.runToolCall(call, signal);
+          const outcome = await session.runToolCall(call, signal);
           // load_tools is the one way the voice tool set grows (SPEC §7), for either engine.
           if (call.name === LOAD_TOOLS_NAME && outcome.status === ToolOutcomeStatus.succeeded && !run.ended) {
-            run.tools = host.getHostToolSchemas().map((t) => ({ ...t }));
+            run.tools = session.getHostToolSchemas().map((t) => ({ ...t }));
             byName.clear();
             for (const t of run.tools) byName.set(t.name, t);
           }
@@ -192,11 +192,11 @@ export class VoicePlugin {
         onTranscript: (event) => {
           const text = event.text.trim();
           if (!event.final || !text || run.ended) return;
-          host.appendTurn(event.role, text);
+          session.appendTurn(event.role, text);
         },
         // Engines call this only with recognised speech: the one source of voice evidence.
         onUserUtterance: (text, heard) => (run.ended ? 'pass' : desk.hear(text, heard)),
-        now: () => host.clock.now(),
+        now: () => session.clock.now(),
         onEnd: (reason) => this.#finish(run, reason),
       });
     } catch (error) {
@@ -218,10 +218,10 @@ export class VoicePlugin {
     port.emit({ type: 'voice-started', engine: engine.kind });
     // From now on one confirmation at a time is asked aloud; chips already waiting from text
     // chat are asked in turn too.
-    run.unwatch = host.subscribe((state) => {
+    run.unwatch = session.subscribe((state) => {
       if (!run.ended) desk.update(waitingConfirmations(state.items));
     });
-    desk.begin(waitingConfirmations(host.state.items));
+    desk.begin(waitingConfirmations(session.state.items));
   }
 
   /**
@@ -233,7 +233,7 @@ export class VoicePlugin {
     if (!current) return run(call, signal);
     const schema = current.tools.find((t) => t.name === call.name);
     const confirming = !!schema && (schema.confirm || schema.cost > 0 || schema.tier3);
-    const waited = await withVoiceWait(this.#host.clock, confirming, (s) => run(call, s), signal);
+    const waited = await withVoiceWait(this.#session.clock, confirming, (s) => run(call, s), signal);
     if (!waited.timedOut) return waited.value;
     return {
       callId: call.id,
@@ -267,10 +267,10 @@ export class VoicePlugin {
     run.unwatch?.();
     run.unwatch = null;
     run.desk.close();
-    const host = this.#host;
+    const session = this.#session;
     const port = this.#port;
     // SPEC §5: nothing waits on buttons that are gone.
-    host.cancelConfirmations(CancelReason.voiceEnded);
+    session.cancelConfirmations(CancelReason.voiceEnded);
     if (this.#current === run) {
       this.#current = null;
       port.setVoice(null);

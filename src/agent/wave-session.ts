@@ -17,7 +17,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { ToolRunner, type BuiltinToolDefinition, type ToolChipItem } from '../tools/runner.js';
 import { resolveTool } from '../tools/resolve.js';
 import type { ToolRouter } from '../tabs/tab-router.js';
-import { ToolOutcomeStatus, type HostToolSchema, type SanitizedResult, type ToolCall, type ToolDefinition, type ToolOutcome } from '../tools/types.js';
+import { ToolOutcomeStatus, type PageToolSchema, type SanitizedResult, type ToolCall, type ToolDefinition, type ToolOutcome } from '../tools/types.js';
 import { ArgumentValidator, DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
 import { VoiceState, type VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
@@ -42,7 +42,7 @@ export interface SessionLoopDeps {
   /** The `transport` option as given (a `ModelTransport` once wired). */
   transport: unknown;
   runTool: (call: ToolCall, signal: AbortSignal) => Promise<ToolOutcome>;
-  schemas: () => HostToolSchema[];
+  schemas: () => PageToolSchema[];
   context: () => string | null;
   siteId: string;
   conversationId: () => string;
@@ -212,7 +212,7 @@ export class WaveSession implements WaveSessionApi {
    * Exactly what the next request carries: page tools (through deferral) or else the built-ins;
    * with the kept conversation open in other tabs, also the tools only they offer (SPEC §13).
    */
-  getHostToolSchemas(): HostToolSchema[] {
+  getHostToolSchemas(): PageToolSchema[] {
     const own = this.registry.size > 0 ? this.#deferral.schemas(this.registry) : Object.entries(this.#options.builtinTools ?? {}).map(([name, def]) => builtinSchema(name, def));
     const router = this.#router;
     if (!router) return own;
@@ -227,7 +227,7 @@ export class WaveSession implements WaveSessionApi {
    * The page tools this tab offers the other tabs of the kept conversation: its active page
    * tools, never the built-ins (they read this page), `load_tools` or another tab's tools.
    */
-  ownToolSchemas(): HostToolSchema[] {
+  ownToolSchemas(): PageToolSchema[] {
     if (this.registry.size === 0) return [];
     return this.#deferral.schemas(this.registry).filter((s) => s.name !== 'load_tools');
   }
@@ -245,7 +245,7 @@ export class WaveSession implements WaveSessionApi {
    * Aborting `options.signal` (a WebMCP agent cancelling) stops it as Stop would.
    */
   async callTool(name: string, args?: unknown, options: { signal?: AbortSignal } = {}): Promise<SanitizedResult> {
-    const call: ToolCall = { id: `host_${this.#newId()}`, name: String(name), arguments: args ?? {} };
+    const call: ToolCall = { id: `page_${this.#newId()}`, name: String(name), arguments: args ?? {} };
     const outcome = await this.runCall(call, options);
     return outcome.result;
   }
@@ -256,7 +256,7 @@ export class WaveSession implements WaveSessionApi {
    */
   runCall(call: ToolCall, options: { signal?: AbortSignal } = {}): Promise<ToolOutcome> {
     const signal = options?.signal instanceof AbortSignal ? options.signal : new AbortController().signal;
-    return this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'host' });
+    return this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'page' });
   }
 
   /** A call from the model (text or voice): here, or in the most recently active tab that has its tool. */
@@ -743,7 +743,7 @@ function grantEvent(event: SpendGrantEvent, grant: SpendGrantState): WaveCoreEve
   }
 }
 
-function builtinSchema(name: string, def: BuiltinToolDefinition): HostToolSchema {
+function builtinSchema(name: string, def: BuiltinToolDefinition): PageToolSchema {
   const read = <T>(fn: () => T, fallback: T): T => {
     try {
       return fn();

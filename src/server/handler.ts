@@ -19,7 +19,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import { createNonce, envelope } from '../guard/envelope.js';
-import type { HostToolSchema } from '../tools/types.js';
+import type { PageToolSchema } from '../tools/types.js';
 import type { WaveMessage, WaveRequest, WaveStreamEvent } from '../transport/protocol.js';
 import { buildSystemPrompt, guardMessages, guardPageState, guardTools } from './prompt.js';
 import type { ModelProvider, ProviderStepInput } from './providers/types.js';
@@ -566,7 +566,7 @@ async function* guardedStep(options: StreamStepOptions, signal: AbortSignal): As
   const { request, site, provider } = options;
   const nonce = createNonce();
   const context = guardPageState(request.context, options.maxContextChars);
-  const tools: HostToolSchema[] = guardTools(request.tools, { allowedTools: site.allowedTools, nonce });
+  const tools: PageToolSchema[] = guardTools(request.tools, { allowedTools: site.allowedTools, nonce });
   const checker = new ToolCallChecker(tools);
   const input: ProviderStepInput = {
     system: buildSystemPrompt({ instructions: site.instructions, context, nonce, locale: request.locale }),

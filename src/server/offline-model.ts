@@ -11,7 +11,7 @@
  */
 import { neutralizeInstructions } from '../guard/neutralize.js';
 import { unwrapEnvelope } from '../guard/envelope.js';
-import type { HostToolSchema } from '../tools/types.js';
+import type { PageToolSchema } from '../tools/types.js';
 import type { WaveMessage } from '../transport/protocol.js';
 import { describeError } from '../util/describe-error.js';
 import { parseOutline, type OutlineControl, type OutlineEntry } from '../page/outline-format.js';
@@ -209,7 +209,7 @@ function isVerbWord(word: string): boolean {
   return VERBS.some(([, synonyms]) => synonyms.includes(word));
 }
 
-function viewTool(tool: HostToolSchema): ToolView {
+function viewTool(tool: PageToolSchema): ToolView {
   const description = unwrapEnvelope(tool.description) ?? tool.description;
   const params = asRecord(tool.parameters) ?? {};
   const props: Record<string, Record<string, unknown>> = {};

@@ -6,7 +6,7 @@ import { envelope, guardPreamble } from '../guard/envelope.js';
 import { neutralizeInstructions } from '../guard/neutralize.js';
 import { neutralizeValue } from '../guard/structured.js';
 import { capText, guardText, TRUNCATION_SUFFIX } from '../guard/truncate.js';
-import type { HostToolSchema, JsonSchema } from '../tools/types.js';
+import type { PageToolSchema, JsonSchema } from '../tools/types.js';
 import type { WaveMessage } from '../transport/protocol.js';
 
 export { capText, TRUNCATION_SUFFIX };
@@ -18,7 +18,7 @@ export const DEFAULT_INSTRUCTIONS =
   'If the visitor cancels an action, do not retry it.';
 
 /** Tools the site allows, in request order; `load_tools` is a mechanism, not an action, and always passes. */
-export function filterTools(tools: HostToolSchema[], allowedTools: readonly string[] | undefined): HostToolSchema[] {
+export function filterTools(tools: PageToolSchema[], allowedTools: readonly string[] | undefined): PageToolSchema[] {
   if (!allowedTools) return tools;
   const allowed = new Set(allowedTools);
   return tools.filter((tool) => tool.name === 'load_tools' || allowed.has(tool.name));
@@ -34,9 +34,9 @@ export function filterTools(tools: HostToolSchema[], allowedTools: readonly stri
  * const offered = guardTools(request.tools, { allowedTools: site.allowedTools, nonce });
  */
 export function guardTools(
-  tools: HostToolSchema[],
+  tools: PageToolSchema[],
   options: { allowedTools?: readonly string[] | undefined; nonce?: string },
-): HostToolSchema[] {
+): PageToolSchema[] {
   return filterTools(tools, options.allowedTools).map((tool) => {
     const text = neutralizeInstructions(tool.description).text;
     return {

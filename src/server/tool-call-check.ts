@@ -7,7 +7,7 @@
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { ignoreRefSiblings } from '../tools/draft7-refs.js';
-import type { HostToolSchema } from '../tools/types.js';
+import type { PageToolSchema } from '../tools/types.js';
 import { interpreterCheck } from '../tools/interpreter-reasons.js';
 import { schemaUnusable, type InterpreterLike, type ReasonCheck } from '../tools/validation-reasons.js';
 import type { WaveToolCall } from '../transport/protocol.js';
@@ -52,10 +52,10 @@ export function compileArgumentCheck(schema: unknown): ReasonCheck {
  * checker.check({ id: 'c1', name: 'set_status', arguments: '{"id":"t1"}' }).status; // 'ok' | 'unknown' | 'invalid'
  */
 export class ToolCallChecker {
-  readonly #tools: Map<string, HostToolSchema>;
+  readonly #tools: Map<string, PageToolSchema>;
   readonly #validators = new Map<string, ReasonCheck>();
 
-  constructor(tools: HostToolSchema[]) {
+  constructor(tools: PageToolSchema[]) {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
 

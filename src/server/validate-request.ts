@@ -1,7 +1,7 @@
 /**
  * Shape checks of request bodies. Everything from the network is `unknown` until it passes here.
  */
-import { ToolLimits, type HostToolSchema, type JsonSchema } from '../tools/types.js';
+import { ToolLimits, type PageToolSchema, type JsonSchema } from '../tools/types.js';
 import {
   PROTOCOL_VERSION,
   type VoiceSessionRequest,
@@ -53,7 +53,7 @@ function checkContext(value: unknown): string | null {
 }
 
 /** Checks one tool schema; missing `confirm`, `cost`, `tier3` take their defaults. */
-export function parseToolSchema(value: unknown, at: string): HostToolSchema {
+export function parseToolSchema(value: unknown, at: string): PageToolSchema {
   if (!isRecord(value)) return fail(`${at} must be an object`);
   const { name, description, parameters, confirm, cost, tier3 } = value;
   if (typeof name !== 'string' || !ToolLimits.namePattern.test(name)) {
@@ -85,7 +85,7 @@ export function parseToolSchema(value: unknown, at: string): HostToolSchema {
   };
 }
 
-function parseTools(value: unknown): HostToolSchema[] {
+function parseTools(value: unknown): PageToolSchema[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) return fail('tools must be an array');
   // +1: the synthetic load_tools rides beside a full catalogue's active set.

@@ -3,7 +3,7 @@
  * so the browser connects to the speech-to-speech session without ever seeing the key.
  * Web standards only (fetch), so it runs unchanged on Node and edge runtimes.
  */
-import type { HostToolSchema } from '../tools/types.js';
+import type { PageToolSchema } from '../tools/types.js';
 import type { VoiceSessionRequest, VoiceSessionResponse } from '../transport/protocol.js';
 import { buildRealtimeSessionConfig } from '../voice/session-config.js';
 
@@ -23,7 +23,7 @@ export interface RealtimeBrokerOptions {
   /** Marks untrusted text as data (plug the guard module here); a nonce-delimited envelope by default. */
   frameData?: (label: string, text: string) => string;
   /** Filters or neutralises tool schemas before they reach the provider (site allow-list, guards). */
-  prepareTools?: (tools: HostToolSchema[], site: { id: string }) => HostToolSchema[];
+  prepareTools?: (tools: PageToolSchema[], site: { id: string }) => PageToolSchema[];
 }
 
 /** A refusal with an HTTP status for the handler to turn into a JSON error; never carries the key. */
@@ -42,7 +42,7 @@ export interface RealtimeBroker {
   createSession(req: VoiceSessionRequest, site: { id: string; instructions?: string }, signal: AbortSignal): Promise<VoiceSessionResponse>;
 }
 
-function isToolSchema(value: unknown): value is HostToolSchema {
+function isToolSchema(value: unknown): value is PageToolSchema {
   if (!value || typeof value !== 'object') return false;
   const t = value as Record<string, unknown>;
   return (

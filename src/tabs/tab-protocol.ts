@@ -3,7 +3,7 @@
  * Anything on the channel is untrusted: any same-origin document may post to it, so every
  * message is re-read here, field by field, with bounds, and anything else is dropped.
  */
-import { ToolLimits, RESERVED_TOOL_NAMES, type HostToolSchema } from '../tools/types.js';
+import { ToolLimits, RESERVED_TOOL_NAMES, type PageToolSchema } from '../tools/types.js';
 
 /** Protocol version: a tab of another build that speaks another version is ignored. */
 export const TAB_PROTOCOL = 1;
@@ -41,7 +41,7 @@ export interface StateMessage extends Envelope {
   title: string;
   /** When the visitor last focused, showed or used this tab (epoch ms). */
   activeAt: number;
-  tools: HostToolSchema[];
+  tools: PageToolSchema[];
   /** A tab that just joined: the others answer with their own state. */
   hello?: boolean;
 }
@@ -118,7 +118,7 @@ function parse(data: unknown, site: string): TabMessage | null {
     case 'state': {
       const activeAt = data.activeAt;
       if (typeof activeAt !== 'number' || !Number.isFinite(activeAt) || !Array.isArray(data.tools)) return null;
-      const tools: HostToolSchema[] = [];
+      const tools: PageToolSchema[] = [];
       const seen = new Set<string>();
       for (const raw of data.tools.slice(0, ToolLimits.maxTools)) {
         const tool = toolSchema(raw);
@@ -170,7 +170,7 @@ function parse(data: unknown, site: string): TabMessage | null {
 }
 
 /** One announced tool, within the limits a page's own registration must meet. */
-function toolSchema(raw: unknown): HostToolSchema | null {
+function toolSchema(raw: unknown): PageToolSchema | null {
   if (!isRecord(raw)) return null;
   const { name, description, parameters, confirm, cost, tier3 } = raw;
   if (typeof name !== 'string' || !ToolLimits.namePattern.test(name) || RESERVED_TOOL_NAMES.has(name)) return null;

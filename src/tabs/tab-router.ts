@@ -20,7 +20,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { ToolPart } from '../tools/tool-part.js';
 import { sanitizeResult } from '../tools/sanitize.js';
 import { keyArgument, readableToolName } from '../tools/tool-title.js';
-import { ToolFailure, ToolLimits, ToolOutcomeStatus, type HostToolSchema, type SanitizedResult, type ToolCall, type ToolOutcome } from '../tools/types.js';
+import { ToolFailure, ToolLimits, ToolOutcomeStatus, type PageToolSchema, type SanitizedResult, type ToolCall, type ToolOutcome } from '../tools/types.js';
 import { randomId } from '../util/ids.js';
 import { parseTabMessage, RemoteEnding, TAB_PROTOCOL, TabLimits, type CallMessage, type ResultMessage, type StateMessage, type TabMessage } from './tab-protocol.js';
 
@@ -35,7 +35,7 @@ export interface TabChannel {
 /** The session's side of routing: the tools other tabs offer, and where a model call runs. */
 export interface ToolRouter {
   /** Tools live tabs offer that `local` lacks, most recently active tab first, within the budget. */
-  remoteSchemas(local: ReadonlySet<string>): HostToolSchema[];
+  remoteSchemas(local: ReadonlySet<string>): PageToolSchema[];
   /**
    * Runs the model's `call` in the most recently active tab that has its tool: here (`here.run`)
    * or in another tab. `onPart` receives this tab's chip for a call that runs elsewhere. Never rejects.
@@ -82,7 +82,7 @@ export interface TabRouterOptions {
   /** This tab's title, shown on the other tabs' chips ("in “Task board”"). */
   title?: () => string;
   /** The page tools this tab offers other tabs: its own, never those it sees elsewhere. */
-  tools: () => HostToolSchema[];
+  tools: () => PageToolSchema[];
   /**
    * Runs a call from another tab here, exactly as the page's own `callTool` would (its consent,
    * grant, tier3, sanitization), under `call.id`. Never rejects.
@@ -95,7 +95,7 @@ interface Peer {
   id: string;
   title: string;
   activeAt: number;
-  tools: Map<string, HostToolSchema>;
+  tools: Map<string, PageToolSchema>;
   heard: number;
 }
 
@@ -137,7 +137,7 @@ export class TabRouter implements ToolRouter {
   readonly #site: string;
   readonly #clock: Clock;
   readonly #title: () => string;
-  readonly #tools: () => HostToolSchema[];
+  readonly #tools: () => PageToolSchema[];
   readonly #runHere: TabRouterOptions['runHere'];
   readonly #warn: (message: string) => void;
   readonly #peers = new Map<string, Peer>();
@@ -251,8 +251,8 @@ export class TabRouter implements ToolRouter {
     return this.#livePeers().map((p) => ({ id: p.id, title: p.title, activeAt: p.activeAt, tools: [...p.tools.keys()] }));
   }
 
-  remoteSchemas(local: ReadonlySet<string>): HostToolSchema[] {
-    const out: HostToolSchema[] = [];
+  remoteSchemas(local: ReadonlySet<string>): PageToolSchema[] {
+    const out: PageToolSchema[] = [];
     const names = new Set(local);
     let bytes = 0;
     for (const peer of this.#livePeers()) {
@@ -542,7 +542,7 @@ export class TabRouter implements ToolRouter {
 
   // ── sending ───────────────────────────────────────────────────────────────────
 
-  #ownTools(): HostToolSchema[] {
+  #ownTools(): PageToolSchema[] {
     try {
       const tools = this.#tools();
       return Array.isArray(tools) ? tools.slice(0, ToolLimits.maxTools) : [];

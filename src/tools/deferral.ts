@@ -5,7 +5,7 @@
  */
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { utf8Length } from './schema-check.js';
-import { ToolLimits, type HostToolSchema } from './types.js';
+import { ToolLimits, type PageToolSchema } from './types.js';
 
 /** Options for {@link ToolDeferral}. */
 export interface ToolDeferralOptions {
@@ -48,7 +48,7 @@ export class ToolDeferral {
    * @example
    * deferral.schemas(registry).map((s) => s.name); // ['search', 'open', …, 'load_tools']
    */
-  schemas(registry: ToolRegistry): HostToolSchema[] {
+  schemas(registry: ToolRegistry): PageToolSchema[] {
     const plan = this.#plan(registry);
     if (!plan.deferring) return plan.all.map((entry) => entry.schema);
     const deferred = plan.all.filter((entry) => !plan.active.has(entry.tool.name));
@@ -209,7 +209,7 @@ export class ToolDeferral {
 
 interface PlanEntry {
   tool: RegisteredTool;
-  schema: HostToolSchema;
+  schema: PageToolSchema;
   bytes: number;
 }
 
@@ -247,7 +247,7 @@ function indexLine(tool: RegisteredTool, description: string): string {
  * @example
  * loadToolsSchema(deferredTools).description; // 'Loads … Deferred tools:\n- export_csv: Export the board as CSV.'
  */
-export function loadToolsSchema(deferred: readonly RegisteredTool[]): HostToolSchema {
+export function loadToolsSchema(deferred: readonly RegisteredTool[]): PageToolSchema {
   const lines = deferred.map((tool) => `- ${indexLine(tool, tool.description ?? safeDescription(tool))}`);
   return {
     name: LOAD_TOOLS_NAME,

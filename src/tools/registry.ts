@@ -7,7 +7,7 @@ import { inspectParametersSchema } from './schema-check.js';
 import {
   RESERVED_TOOL_NAMES,
   ToolLimits,
-  type HostToolSchema,
+  type PageToolSchema,
   type JsonSchema,
   type ToolDefinition,
 } from './types.js';
@@ -147,7 +147,7 @@ export class ToolRegistry {
    * @example
    * registry.toSchema(tool).confirm; // true when the tool's cost getter now returns 40
    */
-  toSchema(tool: RegisteredTool): HostToolSchema {
+  toSchema(tool: RegisteredTool): PageToolSchema {
     return {
       name: tool.name,
       description: tool.description ?? readDescription(tool.definition),

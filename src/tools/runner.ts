@@ -42,7 +42,7 @@ export interface ToolRunOptions {
   /** Aborts the call: the reply was stopped. */
   signal: AbortSignal;
   conversationId: string;
-  /** `host` calls may run any registered tool (even a deferred one); the model only active ones. */
+  /** `page` calls (`callTool`) may run any registered tool (even a deferred one); the model only active ones. */
   source: ToolCallSource;
 }
 

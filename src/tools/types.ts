@@ -44,8 +44,8 @@ export type BuiltinToolDefinition = ToolDefinition & {
   confirmIf?: (args: Record<string, unknown>) => boolean;
 };
 
-/** The handler-free view of one tool, exactly as a request carries it (SPEC §3). */
-export interface HostToolSchema {
+/** The handler-free view of one page tool, exactly as a request carries it (SPEC §3). */
+export interface PageToolSchema {
   name: string;
   description: string;
   parameters: JsonSchema;
@@ -53,6 +53,9 @@ export interface HostToolSchema {
   cost: number;
   tier3: boolean;
 }
+
+/** @deprecated Renamed `PageToolSchema` ("host" means only a Lit controller's element now); kept for existing imports. */
+export type HostToolSchema = PageToolSchema;
 
 /** A tool call as the model (or `callTool`) asks for it. */
 export interface ToolCall {

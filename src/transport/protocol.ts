@@ -2,7 +2,7 @@
  * The wire protocol between the widget and a wave server (documented in README.md).
  * One POST per model step; the reply is a `text/event-stream` of `WaveStreamEvent`s.
  */
-import type { HostToolSchema } from '../tools/types.js';
+import type { PageToolSchema } from '../tools/types.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -25,7 +25,7 @@ export interface WaveRequest {
   siteId: string;
   conversationId: string;
   messages: WaveMessage[];
-  tools: HostToolSchema[];
+  tools: PageToolSchema[];
   /** Serialized page state (client-capped at 12,000 chars), or null. */
   context: string | null;
   /** Optional locale hint, e.g. "en-GB". */
@@ -51,7 +51,7 @@ export interface VoiceSessionRequest {
   v: typeof PROTOCOL_VERSION;
   siteId: string;
   conversationId: string;
-  tools: HostToolSchema[];
+  tools: PageToolSchema[];
   context: string | null;
 }
 

@@ -51,7 +51,7 @@ export class TransportError extends Error {
 export interface SseTransportOptions {
   /** The wave server URL, e.g. `https://example.com/wave`. */
   endpoint: string;
-  /** Injected for tests and edge hosts; defaults to the global `fetch`. */
+  /** Injected for tests and edge runtimes; defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** Extra request headers (e.g. an auth token). */
   headers?: Record<string, string>;

@@ -2,7 +2,7 @@
 export { VoiceState, VoiceEngineKind, VoiceEndReason, VoiceToolWaitMs, VoiceStartTimeoutMs, VoiceAudioError, audioFailureReason } from './types.js';
 export type { VoiceEngine, VoiceStartOptions, VoiceTranscriptEvent, UtteranceHandling, VoiceHeard, VoiceQuestion } from './types.js';
 export { VoiceConsentDesk } from './voice-consent.js';
-export type { VoiceConsentHost } from './voice-consent.js';
+export type { VoiceConsentDeps } from './voice-consent.js';
 export { withVoiceWait, voiceWaitResult } from './tool-wait.js';
 export { createRealtimeEngine, createVoiceSessionClient } from './realtime-engine.js';
 export type { RealtimeEngineOptions, VoiceSessionParams, WebSocketLike, WebSocketConstructorLike } from './realtime-engine.js';

@@ -3,7 +3,7 @@
  * data, and the tool schemas. Built by the wave server's broker; pure, so it runs on any runtime.
  */
 import { capText } from '../guard/cap.js';
-import type { HostToolSchema } from '../tools/types.js';
+import type { PageToolSchema } from '../tools/types.js';
 
 /** Server-side cap on page state (SPEC §6). */
 export const VOICE_CONTEXT_MAX_CHARS = 8000;
@@ -25,7 +25,7 @@ export interface RealtimeFunctionTool {
 
 export interface RealtimeSessionConfigOptions {
   model: string;
-  tools: readonly HostToolSchema[];
+  tools: readonly PageToolSchema[];
   context: string | null;
   /** Site instructions, placed before the default ones. */
   instructions?: string;
@@ -57,7 +57,7 @@ export function frameAsData(label: string, text: string, nonce: string = randomN
 }
 
 /** Tool schemas in the realtime session's `tools` shape. */
-export function toRealtimeTools(tools: readonly HostToolSchema[]): RealtimeFunctionTool[] {
+export function toRealtimeTools(tools: readonly PageToolSchema[]): RealtimeFunctionTool[] {
   return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: { ...tool.parameters } }));
 }
 

@@ -2,7 +2,7 @@
  * Voice: one engine interface (SPEC §9) behind which sit the realtime speech-to-speech engine
  * and the browser (Web Speech) engine.
  */
-import type { HostToolSchema, ToolCall, ToolOutcome } from '../tools/types.js';
+import type { PageToolSchema, ToolCall, ToolOutcome } from '../tools/types.js';
 
 /** Engine state, the Lit `TaskStatus` pattern. The status line and the waves follow it. */
 export const VoiceState = {
@@ -80,7 +80,7 @@ export interface VoiceStartOptions {
   /** Aborting ends the session (same as `stop('aborted')`). */
   signal: AbortSignal;
   /** Page tools at the moment voice opens (SPEC §3: fixed for the session). */
-  tools: HostToolSchema[];
+  tools: PageToolSchema[];
   /** Serialized page state, or null; sent once in the opening frame. */
   context: string | null;
   instructions?: string;
@@ -105,7 +105,7 @@ export interface VoiceStartOptions {
    * After a successful `load_tools` call (SPEC §7): the tool set now active, so the engine can
    * update its session. Descriptions are already neutralised.
    */
-  toolsAfterLoad?(): HostToolSchema[];
+  toolsAfterLoad?(): PageToolSchema[];
 }
 
 /** One voice engine (SPEC §9). */

@@ -10,7 +10,7 @@ import type { UtteranceHandling, VoiceHeard, VoiceQuestion } from './types.js';
 import { handleVoiceAnswer, classifyVoiceAnswer, VoiceAnswerKind, VOICE_EVIDENCE } from './voice-answer.js';
 
 /** What the desk needs from the session. */
-export interface VoiceConsentHost {
+export interface VoiceConsentDeps {
   /** The session's clock: the same one the engines time speech with. */
   now(): number;
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean;
@@ -33,12 +33,12 @@ interface Asking {
 
 /**
  * @example
- * const desk = new VoiceConsentDesk(host);
+ * const desk = new VoiceConsentDesk(deps);
  * session.subscribe(() => desk.update(waitingConfirmations(session.state.items)));
  * engine.onUserUtterance = (text, heard) => desk.hear(text, heard);
  */
 export class VoiceConsentDesk {
-  readonly #host: VoiceConsentHost;
+  readonly #deps: VoiceConsentDeps;
   #waiting: ConfirmationRequest[] = [];
   #asking: Asking | null = null;
   #token = 0;
@@ -47,8 +47,8 @@ export class VoiceConsentDesk {
   #closed = false;
   #carried = false;
 
-  constructor(host: VoiceConsentHost) {
-    this.#host = host;
+  constructor(deps: VoiceConsentDeps) {
+    this.#deps = deps;
   }
 
   /** The confirmation being asked aloud, or null. */
@@ -75,7 +75,7 @@ export class VoiceConsentDesk {
   update(waiting: readonly ConfirmationRequest[]): void {
     if (this.#closed) return;
     if (this.#updating) {
-      // Called again from inside a host callback: apply once the current pass ends.
+      // Called again from inside one of its own callbacks: apply once the current pass ends.
       this.#again = waiting;
       return;
     }
@@ -98,7 +98,7 @@ export class VoiceConsentDesk {
    */
   hear(text: string, heard: VoiceHeard | undefined): UtteranceHandling {
     if (this.#closed) return 'pass';
-    const host = this.#host;
+    const deps = this.#deps;
     const { kind } = classifyVoiceAnswer(text);
     if (kind === VoiceAnswerKind.message) return 'pass';
     // Taking back a grant needs no question: it only ever removes permission.
@@ -107,8 +107,8 @@ export class VoiceConsentDesk {
     if (!asking) {
       // A blanket phrase with nothing waiting starts the grant for cost-bearing tools to come.
       if (kind === VoiceAnswerKind.grant && this.#waiting.length === 0) {
-        if (host.grantActive()) return 'consumed';
-        return host.approveSpending(VOICE_EVIDENCE) ? 'consumed' : 'pass';
+        if (deps.grantActive()) return 'consumed';
+        return deps.approveSpending(VOICE_EVIDENCE) ? 'consumed' : 'pass';
       }
       return 'pass';
     }
@@ -133,12 +133,12 @@ export class VoiceConsentDesk {
   }
 
   #target(request: ConfirmationRequest | null) {
-    const host = this.#host;
+    const deps = this.#deps;
     return {
       pendingConfirmation: () => request,
-      answerConfirmation: (id: string, decision: ConfirmDecision, evidence: VisitorEvidence) => host.answerConfirmation(id, decision, evidence),
-      revokeGrant: (evidence: VisitorEvidence) => host.revokeGrant(evidence),
-      grantActive: () => host.grantActive(),
+      answerConfirmation: (id: string, decision: ConfirmDecision, evidence: VisitorEvidence) => deps.answerConfirmation(id, decision, evidence),
+      revokeGrant: (evidence: VisitorEvidence) => deps.revokeGrant(evidence),
+      grantActive: () => deps.grantActive(),
     };
   }
 
@@ -151,13 +151,13 @@ export class VoiceConsentDesk {
     if (!next) {
       if (!current) return;
       this.#asking = null;
-      this.#host.onAsking?.(null);
+      this.#deps.onAsking?.(null);
       this.#callAsk(null);
       return;
     }
     const asking: Asking = { request: next, since: null, token: 0 };
     this.#asking = asking;
-    this.#host.onAsking?.(next.id);
+    this.#deps.onAsking?.(next.id);
     // The first of a batch is shown as the model asks; one that waited its turn is asked now.
     this.#put(asking, current || hadWaiting || this.#carried ? 'turn' : 'shown');
   }
@@ -168,7 +168,7 @@ export class VoiceConsentDesk {
     asking.since = null;
     const request = asking.request;
     const done = () => {
-      if (this.#asking === asking && asking.token === token && !this.#closed) asking.since = this.#host.now();
+      if (this.#asking === asking && asking.token === token && !this.#closed) asking.since = this.#deps.now();
     };
     const result = this.#callAsk({ id: request.id, label: spokenLabel(request), cost: request.cost, tier3: request.tier3, reason });
     if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(done, done);
@@ -177,7 +177,7 @@ export class VoiceConsentDesk {
 
   #callAsk(question: VoiceQuestion | null): void | Promise<void> {
     try {
-      return this.#host.ask(question);
+      return this.#deps.ask(question);
     } catch {
       // An engine that cannot ask aloud still shows the chip: the question counts as asked.
       return undefined;

@@ -124,7 +124,7 @@ export class WebMcpBridge {
       description: schema.description,
       inputSchema: tool.parameters,
       annotations: { readOnlyHint: neitherConfirmsNorCosts(tool.definition, schema) },
-      // The browser agent's call is a host call: the same runner, chip, grant and sanitizer.
+      // The browser agent's call is a page call (as `callTool`): the same runner, chip, grant and sanitizer.
       execute: (input, client) => this.#callTool(name, input ?? {}, client?.signal ? { signal: client.signal } : {}),
     };
     const failed = (error: unknown) => {

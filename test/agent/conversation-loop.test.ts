@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { ConversationLoop, type LoopUpdate } from '../../src/agent/conversation-loop.js';
-import type { HostToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
+import type { PageToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
 import type { WaveMessage, WaveRequest, WaveStreamEvent } from '../../src/transport/protocol.js';
 import { TransportError, type ModelTransport } from '../../src/transport/sse-client.js';
 
@@ -61,7 +61,7 @@ function heldStep(first: WaveStreamEvent[]) {
   return { script, atHold, release: (events: WaveStreamEvent[]) => release(events), state };
 }
 
-function schema(name: string): HostToolSchema {
+function schema(name: string): PageToolSchema {
   return { name, description: `${name} tool`, parameters: { type: 'object' }, confirm: false, cost: 0, tier3: false };
 }
 
@@ -73,7 +73,7 @@ interface Setup {
   scripts: Script[];
   runTool?: (call: ToolCall, signal: AbortSignal) => Promise<ToolOutcome>;
   tools?: string[];
-  schemas?: () => HostToolSchema[];
+  schemas?: () => PageToolSchema[];
   context?: () => string | null;
   maxSteps?: number;
 }

@@ -74,7 +74,7 @@ describe('toModelMessages (the request derived from the record)', () => {
   it("leaves out a page's own callTool, voice tool calls, calls in flight, discarded replies and empty turns", () => {
     const items: TranscriptItem[] = [
       user('u1', 'Hi'),
-      part('host_1', 'add_task', { output: '{"success":true}' }), // no step: callTool or voice
+      part('page_1', 'add_task', { output: '{"success":true}' }), // no step: callTool or voice
       part('c1', 'add_task', { step: 's1', status: 'running', input: {} }), // not settled
       assistant('s0', 'Half a sen', { discarded: true }),
       assistant('s3', ''),

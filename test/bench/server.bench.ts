@@ -12,7 +12,7 @@ import { toNodeListener } from '../../src/server/node-adapter.js';
 import { OpenAICompatibleProvider } from '../../src/server/providers/openai.js';
 import { ToolDeferral } from '../../src/tools/deferral.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import type { HostToolSchema } from '../../src/tools/types.js';
+import type { PageToolSchema } from '../../src/tools/types.js';
 import type { WaveMessage, WaveRequest } from '../../src/transport/protocol.js';
 
 const ORIGIN = 'https://bench.example';
@@ -74,7 +74,7 @@ function conversation(): WaveMessage[] {
   return messages; // 10 messages
 }
 
-function body(tools: HostToolSchema[]): WaveRequest {
+function body(tools: PageToolSchema[]): WaveRequest {
   return {
     v: 1,
     siteId: 'bench',

@@ -9,7 +9,7 @@ import {
   type WaveSessionApi,
 } from '../../src/agent/types.js';
 import type { ConfirmDecision, ConfirmationRequest, SpendGrantState, VisitorEvidence } from '../../src/consent/types.js';
-import type { HostToolSchema, SanitizedResult, ToolDefinition } from '../../src/tools/types.js';
+import type { PageToolSchema, SanitizedResult, ToolDefinition } from '../../src/tools/types.js';
 
 export const inactiveGrant: SpendGrantState = { active: false, spent: 0, cap: 200, grantedAt: 0, expiresAt: 0 };
 
@@ -133,7 +133,7 @@ export class FakeSession implements WaveSessionApi {
     this.calls.push(`unregisterTool:${name}`);
     return this.tools.delete(name);
   }
-  getHostToolSchemas(): HostToolSchema[] {
+  getHostToolSchemas(): PageToolSchema[] {
     return [...this.tools.entries()].map(([name, def]) => ({
       name,
       description: typeof def.description === 'string' ? def.description : '',

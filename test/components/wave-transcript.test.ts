@@ -70,7 +70,7 @@ describe('<wave-transcript>', () => {
     it('words an invalid-arguments notice as a short plain sentence, never as Markdown', async () => {
       const items: TranscriptItem[] = [
         { kind: 'notice', id: 'n1', level: 'info', notice: { kind: 'invalid-arguments', name: 'delete_task', title: 'Delete task', source: 'model', reason: 'property "task_id" must be string' } },
-        { kind: 'notice', id: 'n2', level: 'info', notice: { kind: 'invalid-arguments', name: 'delete_task', title: '**Delete** _task_ `x` [a](b)', source: 'host', reason: 'r' } },
+        { kind: 'notice', id: 'n2', level: 'info', notice: { kind: 'invalid-arguments', name: 'delete_task', title: '**Delete** _task_ `x` [a](b)', source: 'page', reason: 'r' } },
       ];
       const labels = { ...defaultLabels, noticeInvalidRequest: '{name} / task_id: {action} **not bold**' };
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${items}></wave-transcript>`);

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { OpenAICompatibleProvider } from '../../src/server/providers/openai.js';
-import type { HostToolSchema } from '../../src/tools/types.js';
+import type { PageToolSchema } from '../../src/tools/types.js';
 import type { WaveMessage } from '../../src/transport/protocol.js';
 import { fakeUpstream, oa, post, sseHead, tool, waveBody, waveServer } from './helpers.js';
 
@@ -393,7 +393,7 @@ export async function startHarness(): Promise<Harness> {
       const parameters = which === 'property'
         ? { type: 'object', properties: { [text]: { type: 'string' } } }
         : { type: 'object', properties: { option: property } };
-      const tools: HostToolSchema[] = [tool('lookup_order', { description: text }), tool('set_option', { parameters })];
+      const tools: PageToolSchema[] = [tool('lookup_order', { description: text }), tool('set_option', { parameters })];
       const messages: WaveMessage[] = [
         { role: 'user', content: 'Where is my order?' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { id: '4411' } }] },

@@ -8,7 +8,7 @@ import { createWaveHandler } from '../../src/server/handler.js';
 import { toNodeListener } from '../../src/server/node-adapter.js';
 import type { ModelProvider, ProviderEvent, ProviderStepInput } from '../../src/server/providers/types.js';
 import type { WaveLogger, WaveServerOptions } from '../../src/server/types.js';
-import type { HostToolSchema } from '../../src/tools/types.js';
+import type { PageToolSchema } from '../../src/tools/types.js';
 import type { WaveRequest, WaveStreamEvent } from '../../src/transport/protocol.js';
 
 export interface Listening {
@@ -147,7 +147,7 @@ export function captureLogger(): WaveLogger & { lines: string[] } {
 
 export const ORIGIN = 'https://shop.example';
 
-export function tool(name: string, overrides: Partial<HostToolSchema> = {}): HostToolSchema {
+export function tool(name: string, overrides: Partial<PageToolSchema> = {}): PageToolSchema {
   return {
     name,
     description: `Does ${name}.`,

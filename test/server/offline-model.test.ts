@@ -5,16 +5,16 @@ import { OfflineModel, decideOfflineStep, splitClauses } from '../../src/server/
 import type { OfflineDecision } from '../../src/server/offline-model.js';
 import { createNonce, envelope, REDACTION_MARKER } from '../../src/guard/index.js';
 import type { ProviderEvent, ProviderStepInput } from '../../src/server/providers/types.js';
-import type { HostToolSchema, JsonSchema } from '../../src/tools/types.js';
+import type { PageToolSchema, JsonSchema } from '../../src/tools/types.js';
 import type { WaveMessage } from '../../src/transport/protocol.js';
 import { formatOutlineItem, type OutlineItem } from '../../src/page/outline-format.js';
 
-function tool(name: string, description: string, parameters: JsonSchema, extra: Partial<HostToolSchema> = {}): HostToolSchema {
+function tool(name: string, description: string, parameters: JsonSchema, extra: Partial<PageToolSchema> = {}): PageToolSchema {
   return { name, description, parameters, confirm: false, cost: 0, tier3: false, ...extra };
 }
 
 // The seed's task board (000_abd701f2d70b77b8.txt), plus its set_task_status example.
-const board: HostToolSchema[] = [
+const board: PageToolSchema[] = [
   tool('get_tasks', 'List every task on the board with its id, title and status.', { type: 'object', properties: {} }),
   tool('add_task', 'Add a new task to the board. Returns the created task.', {
     type: 'object',
@@ -36,7 +36,7 @@ const boardState = JSON.stringify({
   ],
 });
 
-const shop: HostToolSchema[] = [
+const shop: PageToolSchema[] = [
   tool('add_to_cart', 'Add a product to the shopping cart.', {
     type: 'object',
     properties: { sku: { type: 'string', description: 'Product SKU' }, quantity: { type: 'integer', minimum: 1, default: 1 } },
@@ -53,7 +53,7 @@ const shopState = JSON.stringify({
   cart: [],
 });
 
-const builtins: HostToolSchema[] = [
+const builtins: PageToolSchema[] = [
   tool('read_page', 'Read what the visitor currently sees on this page.', { type: 'object', properties: { page: { type: 'integer' } } }),
   tool('click_element', 'Click a control.', { type: 'object', properties: { ref: { type: 'string' } }, required: ['ref'] }),
   tool('fill_field', 'Type a value into a field.', { type: 'object', properties: { ref: { type: 'string' }, value: { type: 'string' } }, required: ['ref', 'value'] }),
@@ -72,11 +72,11 @@ const contactOutline = [
   '- link "Pricing" [ref=e6] href="/pricing"',
 ].join('\n');
 
-function input(messages: WaveMessage[], tools: HostToolSchema[], context: string | null = null): ProviderStepInput {
+function input(messages: WaveMessage[], tools: PageToolSchema[], context: string | null = null): ProviderStepInput {
   return { system: 'system', messages, tools, context, model: 'offline' };
 }
 
-function validates(tools: HostToolSchema[], decision: OfflineDecision): void {
+function validates(tools: PageToolSchema[], decision: OfflineDecision): void {
   assert.equal(decision.kind, 'tool_call');
   if (decision.kind !== 'tool_call') return;
   const schema = tools.find((t) => t.name === decision.name)?.parameters;
@@ -88,7 +88,7 @@ function validates(tools: HostToolSchema[], decision: OfflineDecision): void {
 /** Run a conversation to its end, answering each tool call with `answer`; returns calls and the final text. */
 function runChain(
   request: string,
-  tools: HostToolSchema[],
+  tools: PageToolSchema[],
   context: string | null,
   answer: (name: string, args: Record<string, unknown>, index: number) => Record<string, unknown>,
   options: { envelopeResults?: boolean } = {},
@@ -117,7 +117,7 @@ describe('OfflineModel planning', () => {
     assert.deepEqual(splitClauses('add a task called Prep and mark the venue one as done'), ['add a task called Prep', 'mark the venue one as done']);
   });
 
-  const argumentCases: Array<{ name: string; request: string; tools: HostToolSchema[]; context: string | null; call: string; args: Record<string, unknown> }> = [
+  const argumentCases: Array<{ name: string; request: string; tools: PageToolSchema[]; context: string | null; call: string; args: Record<string, unknown> }> = [
     { name: 'object phrase → title', request: 'add a task for the run-of-show', tools: board, context: boardState, call: 'add_task', args: { title: 'Run-of-show' } },
     { name: 'quoted title and enum', request: 'add "Call the caterer" as doing', tools: board, context: boardState, call: 'add_task', args: { title: 'Call the caterer', status: 'doing' } },
     { name: 'called … title', request: 'create a new task called Print badges', tools: board, context: boardState, call: 'add_task', args: { title: 'Print badges' } },
@@ -277,7 +277,7 @@ describe('OfflineModel planning', () => {
 });
 
 // Held out from the end-to-end tables: phrasings and a catalogue (a playlist) the model was not tuned on.
-const playlist: HostToolSchema[] = [
+const playlist: PageToolSchema[] = [
   tool('add_song', 'Add a song to the playlist.', { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] }),
   tool('remove_song', 'Remove a song from the playlist by id.', { type: 'object', properties: { song_id: { type: 'string' } }, required: ['song_id'] }, { confirm: true }),
   tool('play_song', 'Play a song from the playlist.', { type: 'object', properties: { song_id: { type: 'string' } }, required: ['song_id'] }),
@@ -295,7 +295,7 @@ const demoProducts = [
   { sku: 'blue-mug', name: 'Blue mug', price: 60 },
   { sku: 'notebook', name: 'Dotted notebook', price: 45 },
 ];
-const demoShop: HostToolSchema[] = [
+const demoShop: PageToolSchema[] = [
   tool('buy_cat_sticker_pack', 'Buy one Cat sticker pack for 30 credits.', { type: 'object', properties: {} }, { cost: 30 }),
   tool('buy_wave_sticker_pack', 'Buy one Wave sticker pack for 30 credits.', { type: 'object', properties: {} }, { cost: 30 }),
   tool('add_to_cart', 'Put a product in the cart. Nothing is charged until checkout.', {
@@ -308,20 +308,20 @@ const demoShop: HostToolSchema[] = [
 ];
 const demoShopState = (orders = [{ id: 'o1', name: 'Wave sticker pack', price: 30 }]) =>
   JSON.stringify({ balance_credits: 500, products: demoProducts, cart: [], orders });
-const counterTools: HostToolSchema[] = [
+const counterTools: PageToolSchema[] = [
   tool('increment_counter', 'Add a number to the page counter and return the new total.', { type: 'object', properties: { by: { type: 'integer', minimum: 1, default: 1 } } }),
   tool('reset_counter', 'Set the counter back to zero.', { type: 'object', properties: {} }, { confirm: true }),
 ];
 
 describe('OfflineModel never acts on a guess', () => {
   const text = (d: OfflineDecision): string => (d.kind === 'text' ? d.text : `(called ${d.name})`);
-  const ask = (request: string, tools: HostToolSchema[], context: string | null): string => {
+  const ask = (request: string, tools: PageToolSchema[], context: string | null): string => {
     const decision = decideOfflineStep(input([{ role: 'user', content: request }], tools, context));
     assert.equal(decision.kind, 'text', `"${request}" must not call a tool: ${JSON.stringify(decision)}`);
     return text(decision);
   };
 
-  const questions: Array<[string, HostToolSchema[], string, RegExp]> = [
+  const questions: Array<[string, PageToolSchema[], string, RegExp]> = [
     ['take a song off the playlist', playlist, playlistState, /Which song.*Yesterday.*Let It Be.*Yesterday Once More/s],
     ['remove the beatles song', playlist, playlistState, /Which song.*Yesterday.*Let It Be/s],
     ['play something', playlist, playlistState, /Which song/],
@@ -344,7 +344,7 @@ describe('OfflineModel never acts on a guess', () => {
     it(`"${request}" → a question or an explanation, no call`, () => assert.match(ask(request, tools, context), expected));
   }
 
-  const acts: Array<[string, HostToolSchema[], string, Array<{ name: string; args: Record<string, unknown> }>]> = [
+  const acts: Array<[string, PageToolSchema[], string, Array<{ name: string; args: Record<string, unknown> }>]> = [
     ['play Let It Be', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's2' } }]],
     ['play yesterday once more', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's3' } }]],
     ['play Yesterday', playlist, playlistState, [{ name: 'play_song', args: { song_id: 's1' } }]],

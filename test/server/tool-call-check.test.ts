@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { CallCheckStatus, ToolCallChecker, compileArgumentCheck } from '../../src/server/tool-call-check.js';
-import type { HostToolSchema } from '../../src/tools/types.js';
+import type { PageToolSchema } from '../../src/tools/types.js';
 import { EXCLUDED_GROUPS, SUITE_FILES, runSuite, type SuiteGroup } from '../helpers/json-schema-suite.js';
 
-const tool = (name: string, parameters: unknown): HostToolSchema => ({ name, description: name, parameters } as HostToolSchema);
+const tool = (name: string, parameters: unknown): PageToolSchema => ({ name, description: name, parameters } as PageToolSchema);
 const check = (parameters: unknown, args: unknown) =>
   new ToolCallChecker([tool('act', parameters)]).check({ id: 'c1', name: 'act', arguments: JSON.stringify(args) });
 

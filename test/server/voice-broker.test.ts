@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VoiceBrokerError, createRealtimeBroker } from '../../src/server/voice-broker.js';
-import type { HostToolSchema } from '../../src/tools/types.js';
+import type { PageToolSchema } from '../../src/tools/types.js';
 import type { VoiceSessionRequest } from '../../src/transport/protocol.js';
 
 const KEY = 'sk-live-PROVIDER-SECRET-123';
@@ -41,7 +41,7 @@ before(async () => {
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const tools: HostToolSchema[] = [
+const tools: PageToolSchema[] = [
   { name: 'add_item', description: 'Adds an item.', parameters: { type: 'object', properties: { item: { type: 'string' } } }, confirm: false, cost: 0, tier3: false },
 ];
 
@@ -134,7 +134,7 @@ describe('createRealtimeBroker', () => {
 
   it('applies prepareTools (site allow-list) and a custom data framing', async () => {
     reply = { status: 200, body: { value: 'ek_x', expires_at: 1_900_000_000 } };
-    const extra: HostToolSchema = { ...tools[0]!, name: 'delete_all', description: 'Deletes.' };
+    const extra: PageToolSchema = { ...tools[0]!, name: 'delete_all', description: 'Deletes.' };
     const broker = createRealtimeBroker({
       baseUrl: base,
       apiKey: KEY,

@@ -5,7 +5,7 @@ import type { VisitorEvidence } from '../../src/consent/types.js';
 import { MemoryStorage } from '../../src/storage.js';
 import { parseTabMessage, TAB_PROTOCOL, tabChannelName } from '../../src/tabs/tab-protocol.js';
 import { TabRouter, TabText, TabTimings, type TabChannel } from '../../src/tabs/tab-router.js';
-import type { HostToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
+import type { PageToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
 
 const SITE = 'demo';
@@ -54,7 +54,7 @@ class FakeChannel implements TabChannel {
   }
 }
 
-function schema(name: string, extra: Partial<HostToolSchema> = {}): HostToolSchema {
+function schema(name: string, extra: Partial<PageToolSchema> = {}): PageToolSchema {
   return { name, description: `${name} it.`, parameters: { type: 'object', properties: { title: { type: 'string' } } }, confirm: false, cost: 0, tier3: false, ...extra };
 }
 

@@ -736,7 +736,7 @@ describe('ToolRunner', () => {
       expect(s.deferral.isDeferring(s.registry)).to.equal(true);
       const inactive = s.registry.list().map((t) => t.name).find((n) => !s.deferral.isActive(s.registry, n)) as string;
       expect((await s.run(inactive)).status).to.equal('unknown');
-      expect((await s.run(inactive, {}, { source: 'host' })).status).to.equal('succeeded');
+      expect((await s.run(inactive, {}, { source: 'page' })).status).to.equal('succeeded');
       const load = await s.run('load_tools', { names: [inactive] });
       expect(load.status).to.equal('succeeded');
       // A built-in chip: the elements title it from their labels.

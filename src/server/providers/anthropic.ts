@@ -2,7 +2,7 @@
  * Anthropic Messages API streaming over fetch (no SDK): system separate, tool_use / tool_result blocks.
  */
 import type { Clock } from '../../clock.js';
-import type { HostToolSchema } from '../../tools/types.js';
+import type { PageToolSchema } from '../../tools/types.js';
 import type { WaveMessage } from '../../transport/protocol.js';
 import { readSse } from './sse.js';
 import type { ModelProvider, ProviderEvent, ProviderStepInput } from './types.js';
@@ -65,7 +65,7 @@ export function toAnthropicMessages(messages: WaveMessage[]): AnthropicMessage[]
   return out;
 }
 
-export function toAnthropicTools(tools: HostToolSchema[]) {
+export function toAnthropicTools(tools: PageToolSchema[]) {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
 }
 

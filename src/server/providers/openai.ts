@@ -3,7 +3,7 @@
  * Azure OpenAI (`apiKeyHeader: 'api-key'` + `query: { 'api-version': … }`), Ollama, vLLM and llama.cpp.
  */
 import type { Clock } from '../../clock.js';
-import type { HostToolSchema } from '../../tools/types.js';
+import type { PageToolSchema } from '../../tools/types.js';
 import type { WaveMessage } from '../../transport/protocol.js';
 import { readSse } from './sse.js';
 import type { ModelProvider, ProviderEvent, ProviderStepInput } from './types.js';
@@ -72,7 +72,7 @@ export function toChatMessages(system: string, messages: WaveMessage[]): ChatMes
 }
 
 /** Tool schemas as Chat Completions `tools`. */
-export function toChatTools(tools: HostToolSchema[]) {
+export function toChatTools(tools: PageToolSchema[]) {
   return tools.map((tool) => ({
     type: 'function' as const,
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },

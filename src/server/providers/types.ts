@@ -2,7 +2,7 @@
  * What the wave server asks of a model provider: one model step, streamed.
  * Implemented by the OpenAI-compatible and Anthropic adapters and by the offline model.
  */
-import type { HostToolSchema } from '../../tools/types.js';
+import type { PageToolSchema } from '../../tools/types.js';
 import type { WaveMessage } from '../../transport/protocol.js';
 
 export interface ProviderStepInput {
@@ -11,7 +11,7 @@ export interface ProviderStepInput {
   /** Conversation with tool results already guarded (neutralised, enveloped, capped). */
   messages: WaveMessage[];
   /** Tool schemas with guarded descriptions, filtered by the site's allow-list. */
-  tools: HostToolSchema[];
+  tools: PageToolSchema[];
   /** The page state after the server's 8,000-char re-cap (raw, un-enveloped), for the offline model. */
   context: string | null;
   /** Provider model name from the site config or WAVE_MODEL. */
