@@ -73,6 +73,8 @@ export interface WaveLabels {
   tabNamed: LabelTemplate;
   /** Another tab without a title. */
   tabUntitled: string;
+  /** Under a chip for a call the conversation in another tab asked for: `{tab}`. */
+  fromTab: LabelTemplate;
   /** Cancelled by Stop, closing, restarting or ending voice (while waiting or running): `{action}`. */
   cancelled: LabelTemplate;
   /** The visitor said no to the confirmation (Cancel, Escape, a spoken no): `{action}`. */
@@ -190,6 +192,7 @@ export const defaultLabels: WaveLabels = {
   failedTabGone: '{action} did not finish: {tab} closed or stopped answering.',
   tabNamed: 'the tab “{title}”',
   tabUntitled: 'another tab',
+  fromTab: 'Asked from {tab}',
   cancelled: 'Cancelled: {action}',
   // SPEC §5: after the visitor's Cancel "the chip reads cancelled".
   declined: 'Cancelled: {action}',
@@ -392,8 +395,13 @@ export function chipText(part: ToolPart, labels: WaveLabels, unit: string): stri
 
 /** The other tab a call ran in, by its title. */
 function tabText(labels: WaveLabels, part: ToolPart): string {
-  const title = part.elsewhere?.tab.trim();
-  return title ? label(labels, 'tabNamed', { title }) : labels.tabUntitled;
+  return tabName(labels, part.elsewhere?.tab);
+}
+
+/** Another tab, by its title ("the tab “Shop”"), or "another tab". */
+export function tabName(labels: WaveLabels, title: string | undefined): string {
+  const t = title?.trim();
+  return t ? label(labels, 'tabNamed', { title: t }) : labels.tabUntitled;
 }
 
 function failureText(part: ToolPart, labels: WaveLabels, values: Record<string, string>): string {

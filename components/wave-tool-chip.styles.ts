@@ -57,7 +57,8 @@ export const toolChipStyles = css`
       transform: rotate(360deg);
     }
   }
-  .cost {
+  .cost,
+  .origin {
     opacity: 0.85;
   }
   .buttons {

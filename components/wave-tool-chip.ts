@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ChipStatus, type ToolPart, type WaveSessionApi } from '../src/agent/types.js';
 import type { ConfirmDecision } from '../src/consent/types.js';
-import { chipText, label, toolPartTitle, type WaveLabels, defaultLabels } from './labels.js';
+import { chipText, label, tabName, toolPartTitle, type WaveLabels, defaultLabels } from './labels.js';
 import { evidenceFrom } from './controllers/visitor-guard.js';
 import { baseStyles } from './theme.styles.js';
 import { toolChipStyles } from './wave-tool-chip.styles.js';
@@ -24,6 +24,7 @@ export { chipText };
  * @summary A tool-call chip with consent buttons.
  * @csspart chip - The chip group.
  * @csspart status - The label line.
+ * @csspart chip-origin - "Asked from the tab “…”" on a call another tab's conversation asked for.
  * @csspart confirm-button - Confirm.
  * @csspart cancel-button - Cancel.
  * @csspart approve-button - Approve for this session.
@@ -128,6 +129,9 @@ export class WaveToolChip extends LitElement {
         ${this.#icon(item.status)}
         <span part="status" class="label" aria-live=${awaiting ? 'assertive' : 'polite'}>${text}</span>
       </div>
+      ${item.fromTab !== undefined
+        ? html`<div class="origin" part="chip-origin">${label(labels, 'fromTab', { tab: tabName(labels, item.fromTab) })}</div>`
+        : nothing}
       ${c && c.cost > 0 && c.label
         ? html`<div class="cost">${label(labels, 'costLine', { cost: c.cost, unit: this.costUnit })}</div>`
         : nothing}

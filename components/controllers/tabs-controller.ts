@@ -18,7 +18,7 @@ export interface TabsHost extends ReactiveControllerHost {
 interface RoutableSession {
   registry: ToolRegistry;
   ownToolSchemas(): PageToolSchema[];
-  runCall(call: ToolCall, options: { signal?: AbortSignal }): Promise<ToolOutcome>;
+  runCall(call: ToolCall, options: { signal?: AbortSignal; fromTab?: string }): Promise<ToolOutcome>;
   setToolRouter(router: ToolRouter | null): void;
 }
 
@@ -97,7 +97,7 @@ export class TabsController implements ReactiveController {
           siteId: this.#host.siteId || 'default',
           title: () => document.title,
           tools: () => session.ownToolSchemas(),
-          runHere: (call, signal) => session.runCall(call, { signal }),
+          runHere: (call, signal, from) => session.runCall(call, { signal, fromTab: from.tab }),
         }));
       })
       .catch((error: unknown) => {

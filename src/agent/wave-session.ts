@@ -116,6 +116,8 @@ export class WaveSession implements WaveSessionApi {
   #removePagehide: (() => void) | null = null;
   /** Several tabs (SPEC §13): where the model's calls go, while the kept conversation is open in other tabs. */
   #router: ToolRouter | null = null;
+  /** Calls running here for another tab's conversation: call id → that tab's title. */
+  readonly #fromTabs = new Map<string, string>();
   /** The voice plug-in, once voice has started here (its code loads on first use). */
   #voice: VoicePlugin | null = null;
   /** Bumped when voice is ended or the chat closes: a start still loading its code then does not start. */
@@ -160,7 +162,11 @@ export class WaveSession implements WaveSessionApi {
       clock: this.#clock,
       builtinTools: () => options.builtinTools ?? {},
       emit: (event) => this.#emit(event),
-      onChip: (chip) => this.#upsertPart(chip),
+      // A call routed here from another tab says so on every chip of it.
+      onChip: (chip) => {
+        const from = this.#fromTabs.get(chip.id);
+        this.#upsertPart(from === undefined ? chip : { ...chip, fromTab: from });
+      },
       onNotice: (_id, notice) => this.#notice('info', notice),
     });
     // SPEC §5: the grant ends when the page unloads.
@@ -254,9 +260,15 @@ export class WaveSession implements WaveSessionApi {
    * `callTool` under a given call id, resolving with the whole outcome (status, label, spend):
    * how a call routed here from another tab runs (its chip, consent and grant are this tab's).
    */
-  runCall(call: ToolCall, options: { signal?: AbortSignal } = {}): Promise<ToolOutcome> {
+  async runCall(call: ToolCall, options: { signal?: AbortSignal; fromTab?: string } = {}): Promise<ToolOutcome> {
     const signal = options?.signal instanceof AbortSignal ? options.signal : new AbortController().signal;
-    return this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'page' });
+    const from = typeof options?.fromTab === 'string' ? options.fromTab : undefined;
+    if (from !== undefined) this.#fromTabs.set(call.id, from);
+    try {
+      return await this.#runner.run(call, { signal, conversationId: this.#state.conversationId, source: 'page' });
+    } finally {
+      this.#fromTabs.delete(call.id);
+    }
   }
 
   /** A call from the model (text or voice): here, or in the most recently active tab that has its tool. */

@@ -85,9 +85,9 @@ export interface TabRouterOptions {
   tools: () => PageToolSchema[];
   /**
    * Runs a call from another tab here, exactly as the page's own `callTool` would (its consent,
-   * grant, tier3, sanitization), under `call.id`. Never rejects.
+   * grant, tier3, sanitization), under `call.id`; `from.tab` is the asking tab's title. Never rejects.
    */
-  runHere: (call: ToolCall, signal: AbortSignal) => Promise<ToolOutcome>;
+  runHere: (call: ToolCall, signal: AbortSignal, from: { tab: string }) => Promise<ToolOutcome>;
   warn?: (message: string) => void;
 }
 
@@ -514,7 +514,8 @@ export class TabRouter implements ToolRouter {
   async #runIncoming(message: CallMessage, incoming: Incoming): Promise<void> {
     let outcome: ToolOutcome;
     try {
-      outcome = await this.#runHere({ id: incoming.localId, name: message.name, arguments: message.args }, incoming.controller.signal);
+      const tab = this.#peers.get(message.from)?.title ?? '';
+      outcome = await this.#runHere({ id: incoming.localId, name: message.name, arguments: message.args }, incoming.controller.signal, { tab });
     } catch {
       outcome = { callId: incoming.localId, name: message.name, status: ToolOutcomeStatus.failed, result: { success: false, error: 'The action failed.' }, label: '', attempts: 0 };
     }

@@ -126,4 +126,9 @@ export interface ToolPart {
    * and `waiting` while it waits there on the visitor's confirmation. The consent is asked there.
    */
   elsewhere?: { tab: string; waiting?: boolean };
+  /**
+   * The call came from the conversation in another tab of the site (SPEC §13): that tab's title.
+   * It runs, and asks, here; the chip says where it was asked from.
+   */
+  fromTab?: string;
 }

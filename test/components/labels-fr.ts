@@ -35,6 +35,7 @@ export const frenchLabels: WaveLabels = {
   failedTabGone: '{action} n’a pas abouti : {tab} a été fermé ou ne répond plus.',
   tabNamed: 'l’onglet « {title} »',
   tabUntitled: 'un autre onglet',
+  fromTab: 'Demandé depuis {tab}',
   cancelled: 'Annulé : {action}',
   declined: 'Refusé : {action}',
   confirmQuestion: '{action} ?',

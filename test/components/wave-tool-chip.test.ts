@@ -32,6 +32,13 @@ describe('<wave-tool-chip>', () => {
       expect(part(el, 'cancel-button')).to.equal(null);
     });
 
+    it('a call asked for by the conversation in another tab says so under its question, buttons and all', async () => {
+      const item = { ...awaitingChip('c1', { toolName: 'delete_task', title: 'Delete task' }), fromTab: 'Shop' };
+      const el = await fixture<WaveToolChip>(html`<wave-tool-chip .item=${item}></wave-tool-chip>`);
+      expect(part(el, 'chip-origin')!.textContent!.trim()).to.equal('Asked from the tab “Shop”');
+      expect(part(el, 'confirm-button')).to.exist;
+    });
+
     it('names the tool by its readable title (and key argument) when running without a label', async () => {
       const el = await fixture<WaveToolChip>(
         html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'get_tasks', status: ChipStatus.running }}></wave-tool-chip>`,

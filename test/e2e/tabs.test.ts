@@ -164,6 +164,7 @@ describe('several tabs of one site (SPEC §13)', () => {
       await confirm.waitFor({ timeout: 20_000 });
       assert.equal(await boardB.evaluate(() => (document.querySelector('wave-chat') as unknown as { open: boolean }).open), true, "B's panel opened on the chip");
       assert.equal(await boardC.locator('wave-chat [part~="chip"]').count(), 0, 'nothing asked in C');
+      assert.equal(await textOf(boardB.locator('wave-chat [part~="chip-origin"]')), 'Asked from the tab “Shop”');
       // The shop's chip says where the visitor is asked, with no buttons of its own.
       const shopChip = shop.locator('wave-chat [part~="chip"]').last();
       await shopChip.waitFor();

@@ -514,7 +514,7 @@ describe('several tabs: WaveSession', () => {
       tabId: name,
       title: () => `Page ${name}`,
       tools: () => session.ownToolSchemas(),
-      runHere: (call, signal) => session.runCall(call, { signal }),
+      runHere: (call, signal, from) => session.runCall(call, { signal, fromTab: from.tab }),
     });
     routers.push(router);
     session.registry.onChange(() => router.toolsChanged());
@@ -560,6 +560,8 @@ describe('several tabs: WaveSession', () => {
     await settle();
     const waiting = b.chips().find((c) => c.status === 'awaiting-confirmation');
     expect(waiting?.name).to.equal('add_task');
+    // The chip there says the conversation in the other tab asked for it.
+    expect(waiting?.fromTab).to.equal('Page a');
     // The asking tab has no buttons: its chip says where the visitor is asked.
     expect(a.chips()).to.deep.equal([
       { kind: 'tool', id: 'm1', name: 'add_task', title: 'Add task', subject: 'Milk', status: 'awaiting-confirmation', elsewhere: { tab: 'Page b', waiting: true } },
