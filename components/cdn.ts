@@ -3,8 +3,10 @@
  * one floating `<wave-chat>` from the `data-*` attributes of its script tag, then publishes it as
  * `window.VAWaveWidget`. Imported as a module it only defines the elements.
  */
-import './define.js';
-import type { WaveChat } from './wave-chat.js';
+import { WaveChat } from './wave-chat.js';
+
+// The launcher's element only: the panel's elements are defined when its code loads (wave-panel.ts).
+if (!customElements.get('wave-chat')) customElements.define('wave-chat', WaveChat);
 
 declare global {
   interface Window {

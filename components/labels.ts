@@ -7,6 +7,7 @@
 import { ChipStatus, NoticeKind, type NoticeFact, type ToolPart } from '../src/agent/types.js';
 import { readableToolName } from '../src/tools/tool-title.js';
 import { ToolFailure } from '../src/tools/types.js';
+import { launcherLabels, type LauncherLabels } from './launcher-labels.js';
 
 /** Values a label with placeholders receives. */
 export type LabelValues = Readonly<Record<string, string | number>>;
@@ -21,11 +22,9 @@ export type LabelValues = Readonly<Record<string, string | number>>;
 export type LabelTemplate = string | ((values: LabelValues) => string);
 
 /** Every string the elements show, for localisation. */
-export interface WaveLabels {
+export interface WaveLabels extends LauncherLabels {
   // ── Panel ───────────────────────────────────────────────────────────────────
   title: string;
-  launcherOpen: string;
-  launcherClose: string;
   close: string;
   restart: string;
   offlineModel: string;
@@ -141,11 +140,7 @@ export interface WaveLabels {
   voiceStartFailed: string;
   voiceError: string;
 
-  // ── First run: the panel's own states ───────────────────────────────────────
-  /** Launcher name while a confirmation waits behind the closed panel (`confirm-opens="false"`). */
-  launcherPending: string;
-  /** Announced (ARIA live) when a confirmation waits behind the closed panel. */
-  confirmationWaiting: string;
+  // ── First run: the panel's own states (the launcher's are in launcher-labels.ts) ──
   /** Marker on a message waiting for the current answer to end. */
   queued: string;
   /** Marker on an answer the visitor stopped. */
@@ -159,9 +154,8 @@ export interface WaveLabels {
 }
 
 export const defaultLabels: WaveLabels = {
+  ...launcherLabels,
   title: 'Assistant',
-  launcherOpen: 'Open assistant',
-  launcherClose: 'Close assistant',
   close: 'Close',
   restart: 'New conversation',
   offlineModel: 'Offline demo model',
@@ -242,8 +236,6 @@ export const defaultLabels: WaveLabels = {
   voiceStartFailed: 'Voice could not start.',
   voiceError: 'Voice stopped because of an error.',
 
-  launcherPending: 'Open assistant: a confirmation is waiting',
-  confirmationWaiting: 'The assistant is waiting for your confirmation. Open it to answer.',
   queued: 'Queued: sent when the answer ends',
   stopped: 'Stopped',
   messageTooLong:

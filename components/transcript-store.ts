@@ -83,15 +83,7 @@ function plainObject(value: unknown): Record<string, unknown> | null {
   }
 }
 
-/**
- * The key a site's kept conversation is stored under (and the tabs sharing it are named by).
- *
- * @example
- * transcriptKey('demo'); // 'wave-chat:transcript:demo'
- */
-export function transcriptKey(siteId: string): string {
-  return `wave-chat:transcript:${siteId || 'default'}`;
-}
+export { transcriptKey } from './transcript-key.js';
 
 let idb: Promise<TranscriptStore> | undefined;
 /** idb-keyval loads with the first use, so a page without `persist-transcript` never fetches it. */

@@ -1,46 +1,51 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import {
-  ConversationStatus,
-  type PageToolsApi,
-  type SessionState,
-  type TranscriptItem,
-  type WaveCoreEvent,
-  type WaveSessionApi,
-} from '../src/agent/types.js';
+import type { PageToolsApi, SessionState, WaveCoreEvent, WaveSessionApi } from '../src/agent/types.js';
 import type { PageToolSchema, SanitizedResult, ToolDefinition } from '../src/tools/types.js';
-import { DEFAULT_VALIDATOR_ENGINE } from '../src/tools/validator.js';
-import {
-  createBrowserSession,
-  createVoiceEngine,
-  hasSpeechRecognition,
-  voiceLevelSource,
-  type VoicePreference,
-} from '../src/agent/browser-session.js';
-import { unavailableVoiceEngine } from '../src/voice/voice-failure.js';
+import { DEFAULT_VALIDATOR_ENGINE } from '../src/tools/validator-engine.js';
+import type { VoicePreference } from '../src/agent/browser-session.js';
+import { SessionShell } from '../src/agent/session-shell.js';
+import { hasSpeechRecognition } from '../src/voice/speech-support.js';
 import type { VoiceEngine } from '../src/voice/types.js';
-import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
-import { readableToolName, toolTitle } from '../src/tools/tool-title.js';
+import { toolTitle } from '../src/tools/tool-title.js';
 import { SessionController } from './controllers/session-controller.js';
 import { TabsController } from './controllers/tabs-controller.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { icons } from './icons.js';
-import { resolveLabels, type WaveLabels } from './labels.js';
+import { launcherLabel } from './launcher-labels.js';
+import type { WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
-import { idbTranscriptStore, persistableItems, transcriptKey, type TranscriptStore } from './transcript-store.js';
+import { transcriptKey } from './transcript-key.js';
+import type { TranscriptStore } from './transcript-store.js';
 import { waveChatStyles } from './wave-chat.styles.js';
-import { chipText, type ToolItem } from './wave-tool-chip.js';
 import type { WaveComposer, WaveComposerSubmitEvent } from './wave-composer.js';
-import type { Capability } from './wave-transcript.js';
+
+/** The conversation code (session, transport, loop, runner, voice engines): loaded on first need. */
+const loadSessionCode = () => import('./session-code.js');
+type SessionCode = Awaited<ReturnType<typeof loadSessionCode>>;
+/** Set once the conversation code has loaded (the default voice factory reads it). */
+let sessionCode: SessionCode | null = null;
+const loadSession = (): Promise<SessionCode> => loadSessionCode().then((code) => (sessionCode = code));
+
+/** The kept-conversation code (`persist-transcript`), with the conversation code: loaded only with the attribute. */
+const loadStoreCode = loadSession;
+
+/** IndexedDB, its code loaded on first use. */
+const lazyIdbStore: TranscriptStore = {
+  load: async (key, signal) => (await loadStoreCode()).idbTranscriptStore.load(key, signal),
+  save: async (key, items, signal) => (await loadStoreCode()).idbTranscriptStore.save(key, items, signal),
+  clear: async (key, signal) => (await loadStoreCode()).idbTranscriptStore.clear(key, signal),
+};
+
+/** The panel's contents and the elements they use: loaded on intent. */
+const loadPanelCode = () => import('./wave-panel.js');
+type PanelCode = Awaited<ReturnType<typeof loadPanelCode>>;
 
 /** Largest message sent when the server has not said its body limit (half of its default 256 KiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024;
 
 /** What `GET <endpoint>?site=<id>` tells before the first message. */
-interface ServerInfo {
-  model: { name: string; offline: boolean } | null;
-  maxBodyBytes: number | null;
-}
+type ServerInfo = NonNullable<Awaited<ReturnType<PanelCode['fetchServerInfo']>>>;
 
 /** Colour scheme of the widget. */
 export const WaveTheme = { light: 'light', dark: 'dark', auto: 'auto' } as const;
@@ -119,27 +124,34 @@ export class WaveChat extends LitElement implements PageToolsApi {
    * connected or first used, so `site-id` set before then counts; `endpoint` is read per request.
    */
   static createSession: (el: WaveChat) => WaveSessionApi = (el) =>
-    createBrowserSession({
-      siteId: el.siteId || 'default',
-      endpoint: () => el.endpoint || null,
-      costUnit: el.costUnit || 'cr',
-      validator: el.validator,
+    // The page-tool API works at once; the conversation code loads on intent or on first need.
+    new SessionShell({
+      load: async (parts) => {
+        // The built-in page tools' chunk is fetched beside the session's, not after it.
+        const [code] = await Promise.all([loadSession(), import('../src/page/page-tools.js').catch(() => null)]);
+        return code.createElementSession({
+          siteId: el.siteId || 'default',
+          endpoint: () => el.endpoint || null,
+          costUnit: el.costUnit || 'cr',
+          validator: el.validator,
+          ...parts,
+        });
+      },
     });
 
   /**
    * Makes the voice engine when the visitor starts voice: by default the Web Speech engine
    * driving the text loop, or the realtime engine brokered by the wave server when
-   * `voice-engine="realtime"`. Null means voice cannot run here (a notice says so).
+   * `voice-engine="realtime"`. Null means voice cannot run here (a notice says so). The default
+   * needs the conversation code, which `startVoice` loads before calling it.
    */
-  static createVoiceEngine: (el: WaveChat, session: WaveSessionApi) => VoiceEngine | null = (el, session) =>
-    createVoiceEngine(session, {
-      endpoint: el.endpoint || null,
-      siteId: el.siteId || 'default',
-      prefer: el.voiceEngine === 'realtime' ? 'realtime' : 'browser',
-    });
+  static createVoiceEngine: (el: WaveChat, session: WaveSessionApi) => VoiceEngine | null = (el, session) => {
+    if (!sessionCode) throw new Error('the voice code has not loaded');
+    return sessionCode.defaultVoiceEngine(el, session);
+  };
 
   /** Where `persist-transcript` keeps the transcript (IndexedDB by default). */
-  static transcriptStore: TranscriptStore = idbTranscriptStore;
+  static transcriptStore: TranscriptStore = lazyIdbStore;
 
   static override styles = [baseStyles, waveChatStyles];
   static override properties = {
@@ -166,6 +178,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     _serverInfo: { state: true },
     _announcement: { state: true },
     _panelWanted: { state: true },
+    _panelFailed: { state: true },
   };
 
   declare siteId: string;
@@ -211,13 +224,17 @@ export class WaveChat extends LitElement implements PageToolsApi {
    * Before that only the launcher is rendered.
    */
   declare _panelWanted: boolean;
+  /** The panel's code could not load (the network failed): a notice and a retry stand in for it. */
+  declare _panelFailed: boolean;
+  /** The panel's code, once loaded (and the conversation code with it). */
+  #panel: PanelCode | null = null;
+  #panelLoad: Promise<void> | null = null;
 
   #sessionInstance: WaveSessionApi | null = null;
   #guarded: WaveSessionApi | null = null;
   #controllerInstance: SessionController | null = null;
   #loadAbort: AbortController | null = null;
   #saveQueued = false;
-  #resolvedLabels: WaveLabels = resolveLabels(null);
   #startingVoice = false;
   readonly #toolTitles = new Map<string, string>();
   #serverInfoFor: string | null = null;
@@ -249,6 +266,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this._serverInfo = null;
     this._announcement = '';
     this._panelWanted = false;
+    this._panelFailed = false;
     this.addEventListener('wave-composer-submit', (e: WaveComposerSubmitEvent) => {
       e.stopPropagation();
       void this.send(e.detail.text);
@@ -387,20 +405,12 @@ export class WaveChat extends LitElement implements PageToolsApi {
     if (!session.startVoice || session.state.voice || this.#startingVoice) return;
     this.#startingVoice = true;
     try {
-      let engine: VoiceEngine | null;
-      try {
-        engine = (this.constructor as typeof WaveChat).createVoiceEngine(this, session);
-      } catch (error) {
-        engine = unavailableVoiceEngine(error instanceof Error ? error.message : 'the voice engine failed');
-      }
-      engine ??= unavailableVoiceEngine('voice is not supported in this browser');
-      const level = voiceLevelSource(engine);
-      this.levelSource = level;
-      await session.startVoice(engine);
-      if (!session.state.voice && this.levelSource === level) this.levelSource = null;
-    } catch {
+      const code = sessionCode ?? (await loadSession());
+      await code.startVoiceOn(session, () => (this.constructor as typeof WaveChat).createVoiceEngine(this, session), this);
+    } catch (error) {
       // The session reports voice failures as notices; nothing may escape into the page.
       this.levelSource = null;
+      if (!sessionCode) console.error('wave-chat: voice could not start: its code did not load', error);
     } finally {
       this.#startingVoice = false;
     }
@@ -430,7 +440,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #confirmationShown(): void {
     if (this.open) return;
     if (this.confirmOpens) this.open = true;
-    else this._announcement = this.#resolvedLabels.confirmationWaiting;
+    else this._announcement = launcherLabel(this.labels, 'confirmationWaiting');
   }
 
   /** A visitor's answer removes the chip's buttons: focus goes back to the composer, not the page body. */
@@ -452,27 +462,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.hide();
   };
 
-  /** What the assistant can do here, from the page's tools (readable names and descriptions). */
-  #capabilities(): Capability[] {
-    let schemas: PageToolSchema[];
-    try {
-      schemas = this.#session.getHostToolSchemas();
-    } catch {
-      return [];
-    }
-    const builtin = schemas.length > 0 && schemas.every((s) => BUILTIN_TOOLS.has(s.name));
-    if (builtin) return [];
-    return schemas
-      .filter((s) => s.name !== 'load_tools')
-      .slice(0, 8)
-      .map((s) => ({
-        title: this.#toolTitles.get(s.name) ?? readableToolName(s.name),
-        description: firstSentence(typeof s.description === 'string' ? s.description : ''),
-      }));
-  }
-
   /** Reads the model label and the body limit from the server (a GET on the endpoint), once per endpoint. */
-  async #loadServerInfo(): Promise<void> {
+  async #loadServerInfo(panel: PanelCode): Promise<void> {
     const endpoint = this.endpoint;
     const site = this.siteId || 'default';
     const key = `${endpoint} ${site}`;
@@ -481,22 +472,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#serverInfoAbort?.abort();
     const ctrl = new AbortController();
     this.#serverInfoAbort = ctrl;
-    try {
-      const url = new URL(endpoint, document.baseURI);
-      url.searchParams.set('site', site);
-      const res = await fetch(url, { method: 'GET', headers: { accept: 'application/json' }, signal: ctrl.signal });
-      if (!res.ok) return;
-      const body = (await res.json()) as Record<string, unknown> | null;
-      if (ctrl.signal.aborted || !body || typeof body !== 'object') return;
-      const name = typeof body.model === 'string' ? body.model.slice(0, 200) : '';
-      const max = body.maxBodyBytes;
-      this._serverInfo = {
-        model: name ? { name, offline: body.offline === true } : null,
-        maxBodyBytes: typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : null,
-      };
-    } catch {
-      // An older server or no network: the label comes with the first reply, as before.
-    }
+    const info = await panel.fetchServerInfo(endpoint, site, ctrl.signal);
+    if (info && !ctrl.signal.aborted) this._serverInfo = info;
   }
 
   #syncViewport = (): void => {
@@ -540,6 +517,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     queueMicrotask(() => {
       void (async () => {
         await loading;
+        const { persistableItems } = await loadStoreCode();
         this.#saveQueued = false;
         // The session's record is the one source: the kept turns it restored, then this page's.
         const state = this.state;
@@ -589,14 +567,37 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#removeViewportListeners = null;
   }
 
-  /** The visitor may open the panel soon: render its contents now, ahead of the press. */
+  /** The visitor may open the panel soon: load and render its contents now, ahead of the press (again after a failed load). */
   #onIntent = (): void => {
     this._panelWanted = true;
+    if (this._panelFailed) this.#loadPanel();
   };
+
+  /** Loads the panel's code and the conversation code, once; a failure shows a notice and is retried on the next intent. */
+  #loadPanel(): void {
+    if (this.#panel || this.#panelLoad) return;
+    this._panelFailed = false;
+    const session = this.#session as WaveSessionApi & { load?: () => Promise<unknown> };
+    const load = Promise.all([loadPanelCode(), typeof session.load === 'function' ? session.load() : null]).then(
+      ([panel]) => {
+        this.#panel = panel;
+        this.requestUpdate();
+      },
+      (error: unknown) => {
+        console.error('wave-chat: the chat panel could not load', error);
+        this._panelFailed = true;
+      },
+    );
+    const pending: Promise<void> = load.finally(() => {
+      if (this.#panelLoad === pending) this.#panelLoad = null;
+    });
+    this.#panelLoad = pending;
+  }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (this.open) this._panelWanted = true;
-    if (changed.has('labels')) this.#resolvedLabels = resolveLabels(this.labels);
+    // Opening again after a failed load is an intent too: it tries again.
+    if (this._panelWanted && (!this._panelFailed || (changed.has('open') && this.open))) this.#loadPanel();
     if (changed.has('open') && changed.get('open') === true && !this.open) {
       // Closing drops the queued messages: their text goes back into the box, nothing is lost.
       const queued = (this.state.queue ?? []).map((q) => q.text);
@@ -616,12 +617,20 @@ export class WaveChat extends LitElement implements PageToolsApi {
     }
   }
 
-  /** The composer's focus on a first open with no intent before (it waits for the composer's render). */
+  /** The composer's focus on an open before the panel had rendered (it waits for the composer's render). */
   #firstFocus: Promise<void> | null = null;
+  /** The panel opened before its contents had rendered: focus the composer when they do. */
+  #focusOnArrival = false;
+  #panelRendered = false;
 
-  // `updateComplete` includes that focus move, so whoever waits on it sees the settled panel.
+  // `updateComplete` includes the panel's load once it is wanted and that focus move, so whoever
+  // waits on it sees the settled panel.
   protected override async getUpdateComplete(): Promise<boolean> {
-    const done = await super.getUpdateComplete();
+    let done = await super.getUpdateComplete();
+    while (this.#panelLoad) {
+      await this.#panelLoad;
+      done = await super.getUpdateComplete();
+    }
     const focus = this.#firstFocus;
     this.#firstFocus = null;
     if (focus) await focus;
@@ -634,34 +643,44 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   protected override updated(changed: PropertyValues<this>): void {
     // The panel's first render: it takes the visual viewport's size like the launcher did.
-    if (changed.has('_panelWanted') && this._panelWanted) this.#syncViewport();
+    const panelArrived = this.#panel !== null && !this.#panelRendered;
+    if (panelArrived) {
+      this.#panelRendered = true;
+      this.#syncViewport();
+    }
     if (changed.has('open') && changed.get('open') !== undefined) {
       // Move focus with the panel: into the composer on open, back to the launcher on close.
+      this.#focusOnArrival = this.open && (!this.#panelRendered || panelArrived);
       const target = this.open
         ? this.renderRoot.querySelector<HTMLElement>('wave-composer')
         : this.renderRoot.querySelector<HTMLElement>('[part~="launcher"]');
-      target?.focus();
-      // A composer rendered in this very update (first open with no intent before) has no
-      // textarea yet: focus it once it has rendered, if the panel is still open.
-      if (this.open && target && changed.has('_panelWanted')) {
+      if (!this.#focusOnArrival) target?.focus();
+    }
+    // A composer rendered in this very update (its code arrived after the open) has no textarea
+    // yet: focus it once it has rendered, if the panel is still open and focus has not gone elsewhere.
+    if (this.open && panelArrived && this.#focusOnArrival) {
+      this.#focusOnArrival = false;
+      const target = this.renderRoot.querySelector<HTMLElement>('wave-composer');
+      if (target) {
         this.#firstFocus = (target as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() => {
-          if (this.open && !this.matches(':focus-within')) target.focus();
+          if (this.open && this.#focusIsFree()) target.focus();
         });
       }
     }
-    if (this.open && this.isConnected) void this.#loadServerInfo();
+    if (this.open && this.isConnected && this.#panel) void this.#loadServerInfo(this.#panel);
   }
 
-  #lastTool(items: readonly TranscriptItem[]): ToolItem | null {
-    for (let i = items.length - 1; i >= 0; i--) {
-      const it = items[i];
-      if (it?.kind === 'tool') return it;
-    }
-    return null;
+  /** Focus is on the launcher or nowhere in particular (not somewhere the visitor put it). */
+  #focusIsFree(): boolean {
+    const active = document.activeElement;
+    if (active === null || active === document.body) return true;
+    if (active !== this) return false;
+    const inner = this.shadowRoot?.activeElement ?? null;
+    return inner === null || inner.matches('[part~="launcher"]');
   }
 
   protected override render() {
-    const l = this.#resolvedLabels;
+    const label = (key: Parameters<typeof launcherLabel>[1]) => launcherLabel(this.labels, key);
     const state = this.state;
     const waiting = !this.open && state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting-confirmation' && !i.elsewhere);
     return html`
@@ -671,7 +690,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
         type="button"
         aria-expanded=${this.open ? 'true' : 'false'}
         aria-controls="panel"
-        aria-label=${this.open ? l.launcherClose : waiting ? l.launcherPending : l.launcherOpen}
+        aria-label=${this.open ? label('launcherClose') : waiting ? label('launcherPending') : label('launcherOpen')}
         @click=${() => this.toggle()}
         @keydown=${this.#onPanelKeydown}
         @pointerenter=${this.#onIntent}
@@ -688,85 +707,34 @@ export class WaveChat extends LitElement implements PageToolsApi {
     `;
   }
 
-  /** The header, the voice bubble, the transcript and the composer (rendered once wanted). */
+  /** The header, the voice bubble, the transcript and the composer (rendered once wanted and loaded). */
   #panelContents() {
-    const l = this.#resolvedLabels;
-    const state = this.state;
-    const busy = state.status === ConversationStatus.streaming || state.status === ConversationStatus.runningTools;
-    const lastTool = this.voice ? this.#lastTool(state.items) : null;
-    const model = state.model ?? this._serverInfo?.model ?? null;
-    const earlier = state.earlier ?? [];
-    const empty = state.items.length === 0 && earlier.length === 0;
-    const maxBodyBytes = this._serverInfo?.maxBodyBytes;
-    return html`
-        <header part="header">
-          <span class="title" id="title">${l.title}</span>
-          ${model
-            ? model.offline
-              ? html`<span class="badge" part="model-badge">${l.offlineModel}</span>`
-              : html`<span class="model" part="model">${model.name}</span>`
-            : nothing}
-          <span class="spacer"></span>
-          <wave-header-pill
-            exportparts="pill"
-            .grant=${state.grant}
-            .session=${this.session}
-            .labels=${l}
-            .costUnit=${this.costUnit}
-          ></wave-header-pill>
-          <button part="restart-button" class="icon" type="button" aria-label=${l.restart} title=${l.restart} @click=${() => this.restart()}>
-            ${icons.restart}
-          </button>
-          <button part="close-button" class="icon" type="button" aria-label=${l.close} title=${l.close} @click=${() => this.hide()}>
-            ${icons.close}
-          </button>
-        </header>
-        ${this.voice
-          ? html`<wave-voice-bubble
-              exportparts="voice-bubble, waves, status, chip, confirm-button, cancel-button, approve-button"
-              .level=${this.voiceLevel}
-              .levelSource=${this.levelSource}
-              .status=${lastTool ? chipText(lastTool, l, this.costUnit) : ''}
-              .confirmation=${onScreenConfirmation(state.items, state.voice?.asking)}
-              .session=${this.session}
-              .labels=${l}
-              .costUnit=${this.costUnit}
-            ></wave-voice-bubble>`
-          : nothing}
-        <wave-transcript
-          part="transcript"
-          exportparts="log, message, user-message, assistant-message, notice, retry-button, chip, status, confirm-button, cancel-button, approve-button, empty-state, queued-message, stopped-marker"
-          ?hidden=${this.voice}
-          .items=${state.items}
-          .history=${earlier}
-          .session=${this.session}
-          .labels=${l}
-          .costUnit=${this.costUnit}
-          .allowedImageOrigins=${this.allowedImageOrigins}
-          .autoFocusConfirmations=${this.open && !this.voice}
-          .shown=${this.open && !this.voice}
-          .queue=${state.queue ?? []}
-          .capabilities=${empty ? this.#capabilities() : []}
-        ></wave-transcript>
-        <wave-composer
-          exportparts="composer, input, send-button, stop-button, voice-button, composer-notice"
-          ?hidden=${this.voice}
-          .busy=${busy}
-          .maxBytes=${maxBodyBytes ? Math.floor(maxBodyBytes / 2) : DEFAULT_MAX_MESSAGE_BYTES}
-          .voiceAvailable=${this.voiceAvailable}
-          .labels=${l}
-        ></wave-composer>
-    `;
+    if (this.#panel) {
+      return this.#panel.renderPanel({
+        labels: this.labels,
+        state: this.state,
+        session: this.session,
+        open: this.open,
+        voice: this.voice,
+        voiceLevel: this.voiceLevel,
+        levelSource: this.levelSource,
+        voiceAvailable: this.voiceAvailable,
+        costUnit: this.costUnit,
+        allowedImageOrigins: this.allowedImageOrigins,
+        serverModel: this._serverInfo?.model ?? null,
+        maxBodyBytes: this._serverInfo?.maxBodyBytes ?? null,
+        toolTitles: this.#toolTitles,
+        restart: this.#restartClicked,
+        hide: this.#hideClicked,
+      });
+    }
+    if (!this._panelFailed) return nothing;
+    return html`<p part="load-failed" class="load-failed" role="alert">
+      ${launcherLabel(this.labels, 'panelLoadFailed')}
+      <button part="retry-button" type="button" @click=${this.#onIntent}>${launcherLabel(this.labels, 'panelRetry')}</button>
+    </p>`;
   }
-}
 
-/** The built-in page-reading tools: with only these, the empty state says what page reading does. */
-const BUILTIN_TOOLS = new Set(['read_page', 'click_element', 'fill_field', 'select_option', 'scroll_to', 'navigate']);
-
-/** The first sentence of a description, at most 140 characters. */
-function firstSentence(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ');
-  const m = /^.+?[.!?](?=\s|$)/.exec(t);
-  const s = m ? m[0] : t;
-  return s.length > 140 ? `${s.slice(0, 139)}…` : s;
+  #restartClicked = (): void => this.restart();
+  #hideClicked = (): void => this.hide();
 }

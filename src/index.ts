@@ -4,6 +4,8 @@
  */
 export { WaveSession } from './agent/wave-session.js';
 export type { WaveSessionOptions, SessionLoop, SessionLoopDeps } from './agent/wave-session.js';
+export { SessionShell } from './agent/session-shell.js';
+export type { SessionShellOptions, SessionParts, LoadedSession } from './agent/session-shell.js';
 export { createBrowserSession, createVoiceEngine, hasSpeechRecognition, voiceLevelSource, VoicePreference } from './agent/browser-session.js';
 export type { BrowserSessionOptions, VoiceEngineFactoryOptions, VoiceEngineSession } from './agent/browser-session.js';
 export { ConversationLoop } from './agent/conversation-loop.js';
@@ -62,5 +64,5 @@ export type { WaveMessage, WaveRequest, WaveStreamEvent, WaveToolCall } from './
 
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';
-export { MemoryStorage, sessionStorageOrMemory } from './storage.js';
+export { MemoryStorage, sessionStorageOrMemory, sessionStorageOnFirstUse } from './storage.js';
 export type { KeyValueStorage } from './storage.js';

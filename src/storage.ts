@@ -31,3 +31,21 @@ export function sessionStorageOrMemory(): KeyValueStorage {
     return new MemoryStorage();
   }
 }
+
+/**
+ * sessionStorage (or memory where it throws), probed on the first read or write rather than
+ * when made: a widget that never grants spending never touches storage.
+ *
+ * @example
+ * const storage = sessionStorageOnFirstUse(); // nothing read yet
+ * storage.removeItem('k'); // probes now, then removes
+ */
+export function sessionStorageOnFirstUse(): KeyValueStorage {
+  let storage: KeyValueStorage | null = null;
+  const use = () => (storage ??= sessionStorageOrMemory());
+  return {
+    getItem: (key) => use().getItem(key),
+    setItem: (key, value) => use().setItem(key, value),
+    removeItem: (key) => use().removeItem(key),
+  };
+}

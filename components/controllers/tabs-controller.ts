@@ -3,7 +3,7 @@ import type { WaveSessionApi } from '../../src/agent/types.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import type { TabRouter, ToolRouter } from '../../src/tabs/tab-router.js';
 import type { PageToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
-import { transcriptKey } from '../transcript-store.js';
+import { transcriptKey } from '../transcript-key.js';
 
 /** What the controller needs of its element. */
 export interface TabsHost extends ReactiveControllerHost {

@@ -4,13 +4,16 @@
  */
 import { DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
 import { createLazyPageTools } from '../page/lazy-page-tools.js';
-import { sessionStorageOrMemory } from '../storage.js';
+import type { BuiltinToolDefinition } from '../tools/types.js';
+import { sessionStorageOnFirstUse } from '../storage.js';
+import type { SessionParts } from './session-shell.js';
 import { createSseTransport, TransportError, type ModelTransport } from '../transport/sse-client.js';
 import { VoiceEndReason, VoiceState, type VoiceEngine, type VoiceEngineKind, type VoiceStartOptions } from '../voice/types.js';
 import { ConversationLoop } from './conversation-loop.js';
 import { WaveSession } from './wave-session.js';
 import { sendForReply, type ReplySession } from './send-for-reply.js';
 import type { TranscriptItem } from './types.js';
+import { hasSpeechRecognition } from '../voice/speech-support.js';
 
 export interface BrowserSessionOptions {
   siteId: string;
@@ -28,6 +31,12 @@ export interface BrowserSessionOptions {
    * `auto` tries ajv and falls back, but its probe raises a CSP report on strict pages.
    */
   validator?: 'interpreter' | 'ajv' | 'auto';
+  /** The built-in page tools (default: loaded just after start-up, see `createLazyPageTools`). */
+  builtinTools?: Readonly<Record<string, BuiltinToolDefinition>>;
+  /** A `SessionShell`'s registry, page state and conversation id, taken over. */
+  registry?: SessionParts['registry'];
+  context?: SessionParts['context'];
+  conversationId?: string;
 }
 
 /**
@@ -40,10 +49,14 @@ export function createBrowserSession(options: BrowserSessionOptions): WaveSessio
   return new WaveSession({
     siteId: options.siteId,
     costUnit: options.costUnit ?? 'cr',
-    storage: sessionStorageOrMemory(),
+    // sessionStorage is probed when the grant first writes or clears, not when the session is made.
+    storage: sessionStorageOnFirstUse(),
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.context ? { context: options.context } : {}),
+    ...(options.conversationId ? { conversationId: options.conversationId } : {}),
     validatorEngine: options.validator ?? DEFAULT_VALIDATOR_ENGINE,
     // The page-reading code loads just after start-up (the record fills in place).
-    builtinTools: createLazyPageTools(options.isOwnUi ? { isOwnUi: options.isOwnUi } : {}).tools,
+    builtinTools: options.builtinTools ?? createLazyPageTools(options.isOwnUi ? { isOwnUi: options.isOwnUi } : {}).tools,
     transport: endpointTransport(endpointOf),
     createLoop: (deps) => new ConversationLoop({ ...deps, transport: deps.transport as ModelTransport }),
   });
@@ -85,11 +98,7 @@ export interface VoiceEngineSession extends ReplySession {
   readonly state: { readonly conversationId: string; readonly items: readonly TranscriptItem[] };
 }
 
-/** Whether this browser has Web Speech recognition (the browser engine needs it). */
-export function hasSpeechRecognition(): boolean {
-  const g = globalThis as unknown as Record<string, unknown>;
-  return typeof g['SpeechRecognition'] === 'function' || typeof g['webkitSpeechRecognition'] === 'function';
-}
+export { hasSpeechRecognition } from '../voice/speech-support.js';
 
 /**
  * Makes the voice engine for `session`: the realtime engine brokered by the wave server when

@@ -76,6 +76,13 @@ export interface WaveSessionOptions {
   createId?: () => string;
   /** Argument validator engine (default `DEFAULT_VALIDATOR_ENGINE`, the interpreter: no eval, CSP-safe). */
   validatorEngine?: 'auto' | 'ajv' | 'interpreter';
+  /**
+   * The tool catalogue and page state to take over, with the conversation id already shown:
+   * a `SessionShell` held them while this session's code loaded. Default: new ones.
+   */
+  registry?: ToolRegistry;
+  context?: PageContext;
+  conversationId?: string;
 }
 
 
@@ -130,15 +137,15 @@ export class WaveSession implements WaveSessionApi {
     this.#clock = options.clock ?? systemClock;
     this.#validator = new ArgumentValidator({ engine: options.validatorEngine ?? DEFAULT_VALIDATOR_ENGINE });
     const warn = options.warn ?? ((m: string) => console.warn(m));
-    this.registry = new ToolRegistry({ warn });
-    this.#context = new PageContext({ warn });
+    this.registry = options.registry ?? new ToolRegistry({ warn });
+    this.#context = options.context ?? new PageContext({ warn });
     this.#gate = new ConfirmationGate({
       onShown: (request) => this.#emit({ type: 'confirmation-shown', request }),
       onAnswered: (request, outcome) =>
         this.#emit({ type: 'confirmation-answered', id: request.id, decision: outcome.decision, source: outcome.source }),
     });
     this.#state = {
-      conversationId: this.#newId(),
+      conversationId: options.conversationId ?? this.#newId(),
       status: ConversationStatus.idle,
       items: [],
       grant: { active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 },

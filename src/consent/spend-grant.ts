@@ -66,7 +66,7 @@ export function spendGrantKey(siteId: string): string {
  * tab-scoped mirror (SPEC §2: the grant is the one thing stored), written on every change and
  * removed when the grant ends. Storage is never read back:
  * - while the page lives, a value written by another script has no effect at all;
- * - at start-up any record found is discarded, not restored: the grant is cleared on
+ * - on first use any record found is discarded, not restored: the grant is cleared on
  *   `pagehide` (SPEC §5), so a record left at load time can only be forged, stale (a crash), or
  *   another element's, and none of those is something this visitor granted here.
  * An HMAC would add nothing: any key the widget holds is readable by the scripts that can write
@@ -93,7 +93,18 @@ export class SpendGrant {
     this.#clock = options.clock ?? systemClock;
     this.#storage = options.storage;
     this.#key = spendGrantKey(options.siteId ?? 'default');
-    // A record present at start-up was not granted by this visitor on this page: discard it.
+  }
+
+  /**
+   * A record present before this grant's first use was not granted by this visitor on this page:
+   * discarded on that first use (any read of the state, a coverage check, a start, a clear), so
+   * making a grant touches no storage.
+   */
+  #swept = false;
+
+  #sweep(): void {
+    if (this.#swept) return;
+    this.#swept = true;
     this.#removeStored();
   }
 
@@ -167,6 +178,7 @@ export class SpendGrant {
 
   /** Ends the grant without a revoke event: the conversation ended or restarted, the page unloads. */
   clear(): void {
+    this.#swept = true;
     const wasActive = this.#live !== null;
     this.#live = null;
     this.#held = 0;
@@ -176,6 +188,7 @@ export class SpendGrant {
   }
 
   #current(): GrantRecord | null {
+    this.#sweep();
     const live = this.#live;
     if (live && this.#clock.now() >= live.expiresAt) {
       this.#end(SpendGrantEvent.expired);

@@ -18,18 +18,9 @@ import { describeError } from '../util/describe-error.js';
 /** The outcome of one validation. `value` is the parsed arguments object. */
 export type ValidationResult = { valid: true; value: Record<string, unknown> } | { valid: false; reason: string };
 
-/** Which validator does the work. */
-export const ValidatorEngine = {
-  ajv: 'ajv',
-  interpreter: 'interpreter',
-} as const;
-export type ValidatorEngine = (typeof ValidatorEngine)[keyof typeof ValidatorEngine];
-
-/**
- * The engine a session validates with unless told otherwise (`new WaveSession()`, the element,
- * `createBrowserSession`): the interpreter needs no eval, so it works under a strict CSP.
- */
-export const DEFAULT_VALIDATOR_ENGINE: 'auto' | ValidatorEngine = ValidatorEngine.interpreter;
+// Kept in a module of their own, so the widget's first chunk can name the default without the validator.
+import { ValidatorEngine, DEFAULT_VALIDATOR_ENGINE } from './validator-engine.js';
+export { ValidatorEngine, DEFAULT_VALIDATOR_ENGINE };
 
 /** Options for {@link ArgumentValidator}. */
 export interface ArgumentValidatorOptions {

@@ -87,6 +87,8 @@ export const frenchLabels: WaveLabels = {
 
   launcherPending: 'Ouvrir l’assistant : une confirmation attend',
   confirmationWaiting: 'L’assistant attend votre confirmation. Ouvrez-le pour répondre.',
+  panelLoadFailed: 'L’assistant n’a pas pu se charger. Vérifiez la connexion et réessayez.',
+  panelRetry: 'Réessayer',
   queued: 'En attente : envoyé à la fin de la réponse',
   stopped: 'Arrêté',
   messageTooLong: 'Ce message est trop long ({length} caractères ; au plus {limit} environ). Raccourcissez-le ou envoyez-le en plusieurs fois.',

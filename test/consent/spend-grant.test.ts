@@ -141,6 +141,28 @@ describe('SpendGrant', () => {
       expect(storage.getItem(spendGrantKey('shop'))).to.equal(null);
     });
 
+    it('touches no storage when made; the stale record goes on first use, once', () => {
+      const calls: string[] = [];
+      const inner = new MemoryStorage();
+      inner.setItem(spendGrantKey('shop'), '{"v":1,"spent":0,"cap":9999,"grantedAt":0}');
+      const storage = {
+        getItem: (k: string) => (calls.push(`get ${k}`), inner.getItem(k)),
+        setItem: (k: string, v: string) => (calls.push(`set ${k}`), inner.setItem(k, v)),
+        removeItem: (k: string) => (calls.push(`remove ${k}`), inner.removeItem(k)),
+      };
+      const grant = new SpendGrant({ siteId: 'shop', clock: new FakeClock(), storage });
+      expect(calls).to.deep.equal([]);
+      expect(grant.covers(10)).to.equal('no-grant');
+      expect(calls).to.deep.equal([`remove ${spendGrantKey('shop')}`]);
+      expect(inner.getItem(spendGrantKey('shop'))).to.equal(null);
+      grant.state();
+      grant.covers(5);
+      expect(calls.length, 'swept once').to.equal(1);
+      grant.start();
+      expect(calls.at(-1)).to.equal(`set ${spendGrantKey('shop')}`);
+      expect(calls.filter((c) => c.startsWith('get'))).to.deep.equal([], 'never read back');
+    });
+
     it('is never re-read while the page lives: a tampered value has no effect', () => {
       const { grant, storage } = setup();
       grant.start();

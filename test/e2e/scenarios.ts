@@ -85,7 +85,9 @@ export async function openDemo(browser: Browser, baseUrl: string, path: string, 
     const el = window.VAWaveWidget || document.querySelector('wave-chat');
     return !!el && typeof el.getHostToolSchemas === 'function' && el.getHostToolSchemas().length === ${tools};
   })()`);
-  // The floating widget opens from its launcher; the inline element on /element.html is already open.
+  // The floating widget opens from its launcher; the inline element on /element.html is already
+  // open, its panel rendered once its code has arrived (updateComplete includes that load).
+  await page.evaluate(`(window.VAWaveWidget || document.querySelector('wave-chat')).updateComplete.then(() => 0)`);
   const input = page.locator('wave-chat [part~="input"]');
   if (!(await input.isVisible())) await page.locator('wave-chat [part~="launcher"]').click();
   await input.waitFor();
