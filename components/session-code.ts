@@ -12,6 +12,8 @@ import { createLazyPageTools } from '../src/page/lazy-page-tools.js';
 
 // The kept conversation's code (persist-transcript) rides here: it shares the record's helpers.
 export { idbTranscriptStore, persistableItems } from './transcript-store.js';
+// Several tabs join only with persist-transcript (it loads this chunk anyway).
+export { TabsController } from './controllers/tabs-controller.js';
 
 /**
  * The element's browser session, resolved once its built-in page tools are there too (the

@@ -6,9 +6,7 @@ import type { VoicePreference } from '../src/agent/browser-session.js';
 import { SessionShell } from '../src/agent/session-shell.js';
 import { hasSpeechRecognition } from '../src/voice/speech-support.js';
 import type { VoiceEngine } from '../src/voice/types.js';
-import { toolTitle } from '../src/tools/tool-title.js';
 import { SessionController } from './controllers/session-controller.js';
-import { TabsController } from './controllers/tabs-controller.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { icons } from './icons.js';
@@ -236,7 +234,8 @@ export class WaveChat extends LitElement implements PageToolsApi {
   #loadAbort: AbortController | null = null;
   #saveQueued = false;
   #startingVoice = false;
-  readonly #toolTitles = new Map<string, string>();
+  /** The page's tool definitions by name: the empty state titles them (the same words as their chips). */
+  readonly #toolDefs = new Map<string, ToolDefinition>();
   #serverInfoFor: string | null = null;
   #serverInfoAbort: AbortController | null = null;
   #removeViewportListeners: (() => void) | null = null;
@@ -258,8 +257,6 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.voiceEngine = 'browser';
     this.webmcp = false;
     new WebMcpController(this);
-    // With the kept conversation open in several tabs, calls go to the most recently active one with the tool.
-    new TabsController(this);
     this.voiceLevel = 0;
     this.levelSource = null;
     this.confirmOpens = true;
@@ -343,14 +340,14 @@ export class WaveChat extends LitElement implements PageToolsApi {
   }
   /** @example chat.unregisterTool('get_tasks'); */
   unregisterTool(name: string): boolean {
-    this.#toolTitles.delete(String(name));
+    this.#toolDefs.delete(String(name));
     this.requestUpdate();
     return this.#session.unregisterTool(name);
   }
 
-  /** The readable title of a registered tool, for the empty state (the same words as its chips). */
+  /** Keeps a registered tool's definition: the empty state titles it (the same words as its chips). */
   #noteTitle(name: string, definition: ToolDefinition): void {
-    this.#toolTitles.set(String(name), toolTitle(String(name), definition));
+    this.#toolDefs.set(String(name), definition);
   }
   /** @example console.table(chat.getHostToolSchemas()); */
   getHostToolSchemas(): PageToolSchema[] {
@@ -594,7 +591,20 @@ export class WaveChat extends LitElement implements PageToolsApi {
     this.#panelLoad = pending;
   }
 
+  /** The several-tabs controller: its code loads with the conversation code, once `persist-transcript` is set. */
+  #tabs: Promise<unknown> | null = null;
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // With the kept conversation open in several tabs, calls go to the most recently active one with the tool.
+    if (this.persistTranscript && !this.#tabs) {
+      this.#tabs = loadSession().then(
+        (code) => new code.TabsController(this),
+        (error: unknown) => {
+          this.#tabs = null;
+          console.warn('[wave-chat] could not join the other tabs', error);
+        },
+      );
+    }
     if (this.open) this._panelWanted = true;
     // Opening again after a failed load is an intent too: it tries again.
     if (this._panelWanted && (!this._panelFailed || (changed.has('open') && this.open))) this.#loadPanel();
@@ -723,7 +733,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
         allowedImageOrigins: this.allowedImageOrigins,
         serverModel: this._serverInfo?.model ?? null,
         maxBodyBytes: this._serverInfo?.maxBodyBytes ?? null,
-        toolTitles: this.#toolTitles,
+        toolDefs: this.#toolDefs,
         restart: this.#restartClicked,
         hide: this.#hideClicked,
       });

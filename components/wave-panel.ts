@@ -7,8 +7,8 @@
 import { html, nothing } from 'lit';
 import { ConversationStatus, type SessionState, type TranscriptItem, type WaveSessionApi } from '../src/agent/types.js';
 import { onScreenConfirmation } from '../src/agent/on-screen-confirmation.js';
-import type { PageToolSchema } from '../src/tools/types.js';
-import { readableToolName } from '../src/tools/tool-title.js';
+import type { PageToolSchema, ToolDefinition } from '../src/tools/types.js';
+import { readableToolName, toolTitle } from '../src/tools/tool-title.js';
 import { icons } from './icons.js';
 import { resolveLabels, type WaveLabels } from './labels.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './wave-chat.js';
@@ -44,8 +44,8 @@ export interface PanelView {
   allowedImageOrigins: readonly string[];
   serverModel: { name: string; offline: boolean } | null;
   maxBodyBytes: number | null;
-  /** Readable titles of the page's tools, by name (the same words as their chips). */
-  toolTitles: ReadonlyMap<string, string>;
+  /** The page's tool definitions, by name: titled with the same words as their chips. */
+  toolDefs: ReadonlyMap<string, ToolDefinition>;
   restart: () => void;
   hide: () => void;
 }
@@ -175,9 +175,19 @@ function capabilities(view: PanelView): Capability[] {
     .filter((s) => s.name !== 'load_tools')
     .slice(0, 8)
     .map((s) => ({
-      title: view.toolTitles.get(s.name) ?? readableToolName(s.name),
+      title: titleOf(s.name, view.toolDefs.get(s.name)),
       description: firstSentence(typeof s.description === 'string' ? s.description : ''),
     }));
+}
+
+/** A tool's readable title; its name made readable when the definition cannot say (a hostile getter). */
+function titleOf(name: string, definition: ToolDefinition | undefined): string {
+  if (!definition) return readableToolName(name);
+  try {
+    return toolTitle(name, definition);
+  } catch {
+    return readableToolName(name);
+  }
 }
 
 /** The first sentence of a description, at most 140 characters. */
