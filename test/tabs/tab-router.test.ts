@@ -7,6 +7,7 @@ import { parseTabMessage, TAB_PROTOCOL, tabChannelName } from '../../src/tabs/ta
 import { TabRouter, TabText, TabTimings, type TabChannel } from '../../src/tabs/tab-router.js';
 import type { PageToolSchema, ToolCall, ToolOutcome } from '../../src/tools/types.js';
 import { FakeClock, flushMicrotasks } from '../helpers/fake-clock.js';
+import { until as untilState } from '../helpers/until.js';
 
 const SITE = 'demo';
 
@@ -62,11 +63,11 @@ async function settle(k = 10): Promise<void> {
   for (let i = 0; i < k; i++) await flushMicrotasks();
 }
 
-/** Waits (in macrotask turns, no timed wait) until `ready()`: the validator loads on first use. */
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !ready(); i++) await flushMicrotasks();
-  if (!ready()) throw new Error('never became ready');
-}
+/**
+ * Waits until `ready()`: the validator loads on first use (a lazy chunk from the server), so no
+ * count of turns is enough on every machine; see test/helpers/until.ts.
+ */
+const until = (ready: () => boolean): Promise<unknown> => untilState(ready, 'the state this step waits for');
 
 const routers: TabRouter[] = [];
 
