@@ -1,7 +1,8 @@
-import { aTimeout, expect, fixture, html, nextFrame, oneEvent, waitUntil } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { emulateMedia } from '../helpers/emulate-media.js';
 import { fakePerformanceNow } from '../helpers/fake-clock.js';
+import { until } from '../helpers/until.js';
 import { get } from 'idb-keyval';
 import '../../components/define.js';
 import { WaveChat } from '../../components/wave-chat.js';
@@ -93,7 +94,7 @@ describe('<wave-chat>', () => {
         el.show();
         await el.updateComplete;
         expect(q(el, 'wave-transcript')).to.exist;
-        await waitUntil(() => el.matches(':focus-within'), 'focus in the composer');
+        await until(() => el.matches(':focus-within'), 'focus in the composer');
         expect(deepActiveElement()?.tagName).to.equal('TEXTAREA');
       });
 
@@ -206,7 +207,7 @@ describe('<wave-chat>', () => {
       await (customElements.get('wave-transcript') as unknown as { markdownReady(): Promise<void> }).markdownReady();
       await t.updateComplete;
       // The Markdown renderer is a lazy chunk: under load it may arrive after the first render.
-      await waitUntil(() => t.shadowRoot!.querySelector('strong'), 'the Markdown rendered');
+      await until(() => t.shadowRoot!.querySelector('strong'), 'the Markdown rendered');
       expect(t.shadowRoot!.querySelector('strong')!.textContent).to.equal('yo');
     });
 
@@ -282,7 +283,7 @@ describe('<wave-chat>', () => {
       const el = await fixture<WaveChat>(html`<wave-chat></wave-chat>`);
       el.show();
       await el.updateComplete;
-      await waitUntil(() => deepActiveElement()?.tagName === 'TEXTAREA', 'focus in the composer');
+      await until(() => deepActiveElement()?.tagName === 'TEXTAREA', 'focus in the composer');
       await sendKeys({ type: 'add a task' });
       await sendKeys({ press: 'Enter' });
       expect(sessionOf(el).sent).to.deep.equal(['add a task']);
@@ -313,7 +314,7 @@ describe('<wave-chat>', () => {
         sessionOf(el).update({ items: [awaitingChip('c1')] });
         await el.updateComplete;
         const chip = () => q<WaveTranscript>(el, 'wave-transcript')?.shadowRoot?.querySelector('wave-tool-chip');
-        await waitUntil(() => chip()?.shadowRoot?.activeElement?.matches('[part~="chip"]'), 'the new chip took focus');
+        await until(() => chip()?.shadowRoot?.activeElement?.matches('[part~="chip"]'), 'the new chip took focus');
         clock.advance(CONFIRM_SETTLE_MS);
         await sendKeys({ press: 'Enter' });
         expect(sessionOf(el).answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'confirm', true]]);
@@ -512,7 +513,7 @@ describe('<wave-chat>', () => {
       await loadedP;
       // The session's record is what the transcript shows: the kept turns are its `earlier` rows.
       const earlier = () => sessionOf(second).state.earlier ?? [];
-      await waitUntil(() => earlier().length > 0, 'the kept rows reach the session once read');
+      await until(() => earlier().length > 0, 'the kept rows reach the session once read');
       expect(earlier().map((i) => i.id)).to.deep.equal(['1', '2']);
       await second.updateComplete;
       const t = q(second, 'wave-transcript')! as HTMLElement & { updateComplete: Promise<unknown> };
@@ -542,7 +543,7 @@ describe('<wave-chat>', () => {
       await el.updateComplete;
       // Checked with the content in place: the chip renders in the transcript's own update.
       const t = q<WaveTranscript>(el, 'wave-transcript')!;
-      await waitUntil(() => t.shadowRoot!.querySelector('wave-tool-chip')?.shadowRoot?.querySelector('[part~="confirm-button"]'), 'the chip and its buttons rendered');
+      await until(() => t.shadowRoot!.querySelector('wave-tool-chip')?.shadowRoot?.querySelector('[part~="confirm-button"]'), 'the chip and its buttons rendered');
       await expect(el).to.be.accessible();
     });
 
@@ -552,7 +553,7 @@ describe('<wave-chat>', () => {
       await el.updateComplete;
       // Checked with the link in place: the Markdown renderer is a lazy chunk.
       const t = q<WaveTranscript>(el, 'wave-transcript')!;
-      await waitUntil(() => t.shadowRoot!.querySelector('a[href^="https://example.com"]'), 'the Markdown link rendered');
+      await until(() => t.shadowRoot!.querySelector('a[href^="https://example.com"]'), 'the Markdown link rendered');
       await expect(el).to.be.accessible();
     });
   });
@@ -792,7 +793,7 @@ describe('<wave-chat> first run', () => {
         el.open = true;
         await settled(el);
         // The limit comes from a GET on the endpoint: wait for the composer to be given it.
-        await waitUntil(() => (composerOf(el) as unknown as { maxBytes: number }).maxBytes === 1000, 'the server limit reached the composer');
+        await until(() => (composerOf(el) as unknown as { maxBytes: number }).maxBytes === 1000, 'the server limit reached the composer');
       } finally {
         window.fetch = original;
       }
@@ -840,7 +841,7 @@ describe('<wave-chat> first run', () => {
       try {
         const el = await fixture<WaveChat>(html`<wave-chat endpoint="/wave" site-id="shop" open></wave-chat>`);
         // The reply is read and parsed when the browser gets to it (a tick later in Firefox).
-        await waitUntil(() => q(el, '[part~="model-badge"]'), 'the model label from the GET');
+        await until(() => q(el, '[part~="model-badge"]'), 'the model label from the GET');
         expect(q(el, '[part~="model-badge"]')!.textContent).to.equal('Offline demo model');
         expect(requests).to.have.length(1);
         expect(requests[0]!.method).to.equal('GET');
