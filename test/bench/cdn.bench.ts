@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -360,6 +360,7 @@ const med = (profile: string, name: string, pick: (l: Load) => number | undefine
   return values.length ? median(values) : NaN;
 };
 
+console.log(`load average at the end of the page loads: ${loadavg().map((n) => n.toFixed(1)).join(', ')} (on ${availableParallelism()} cores; wall-clock figures are pessimistic on a busy machine, ratios less so)`);
 console.log(`Served gzip (level 9) from a local server, cold cache, ${LOADS} interleaved loads per page and profile (medians).`);
 console.log('desktop: no throttling; mobile: CPU 4× slower, 150 ms RTT, 1.6 Mbps down / 750 kbps up (CDP).\n');
 const W = 'wave-chat', B = 'bare Lit element';
@@ -391,8 +392,10 @@ if (others.length) {
 }
 if (failures.length) console.log(`failed loads (${failures.length}): ${[...new Set(failures)].slice(0, 5).join(' | ')}`);
 
-// What a page may load at most: the CDN file and every chunk beside it (none is guessed by name).
-const cdnFiles = ['wave-chat.js', ...(existsSync(dist + 'cdn') ? readdirSync(dist + 'cdn', { recursive: true }).map(String).filter((f) => /\.m?js$/.test(f)).map((f) => `cdn/${f}`) : [])];
+// What a page may load at most: every script in dist/ but the npm package's own folders (the ES
+// modules, the server and the demo pages), whatever the CDN build names its chunks.
+const cdnFiles = readdirSync(dist, { recursive: true }).map(String)
+  .filter((f) => /\.m?js$/.test(f) && !/^(esm|server|demo)[\\/]/.test(f));
 const gz = (f: string) => gzipSync(readFileSync(dist + f), { level: 9 }).length;
 console.log(`\nEverything the CDN build may load: ${kb(cdnFiles.reduce((n, f) => n + gz(f), 0))} gzip in ${cdnFiles.length} files (the largest: ${cdnFiles.map((f) => [f, gz(f)] as const).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([f, n]) => `${f} ${kb(n)}`).join(', ')})`);
 
