@@ -6,7 +6,7 @@
 import { sanitizeResult } from '../tools/sanitize.js';
 import type { SanitizedResult } from '../tools/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
-import { ChipStatus, canMove, type ToolPart, type TranscriptItem } from './types.js';
+import { ChipStatus, canMove, isSettled, type ToolPart, type TranscriptItem } from './types.js';
 
 /**
  * What the model reads for a result: its JSON text. Never throws.
@@ -97,8 +97,8 @@ function withToolResult(items: readonly TranscriptItem[], update: Extract<LoopUp
 
 /**
  * A tool part's new facts from the runner: replaces the newest part with its id not yet filed
- * under a model step (it keeps its position), or appends. A filed part is history: a later call
- * that reuses its id (some models number calls per request) gets a part of its own. A move the
+ * under a model step (it keeps its position), or appends. A filed, settled part is history: a later
+ * call that reuses its id (some models number calls per request) gets a part of its own. A move the
  * status machine forbids (`canMove`: a settled part never runs again) leaves the record as it is.
  *
  * @example
@@ -108,10 +108,13 @@ export function upsertPart(items: readonly TranscriptItem[], part: ToolPart): re
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i] as TranscriptItem;
     if (item.id !== part.id) continue;
-    if (item.kind !== 'tool' || item.step !== undefined) break;
+    if (item.kind !== 'tool') break;
+    // Filed and settled: history. Filed but not settled (a voice wait gave the model its answer
+    // while the call was still waiting): the same call, which keeps what the model was told.
+    if (item.step !== undefined && isSettled(item.status)) break;
     if (!canMove(item.status, part.status)) return items;
     const next = items.slice();
-    next[i] = part;
+    next[i] = item.step !== undefined ? { ...part, step: item.step, ...(item.input ? { input: item.input } : {}), ...(item.output !== undefined ? { output: item.output } : {}) } : part;
     return next;
   }
   return [...items, part];

@@ -683,3 +683,40 @@ describe('voice as a plug-in on the session\'s public API', () => {
     expect(session.state.voice ?? null).to.equal(null);
   });
 });
+
+describe('voice waits and the record', () => {
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.dispose();
+  });
+
+  it('a confirmation that outlives the 240 s voice wait in a real loop ends as one cancelled chip, and the model reads the wait result', async () => {
+    const { ConversationLoop } = await import('../../src/agent/conversation-loop.js');
+    const requests: Array<{ messages: unknown[] }> = [];
+    const steps = [
+      [{ type: 'tool_call', id: 'c1', name: 'delete_task', arguments: {} }, { type: 'end', reason: 'tool_calls' }],
+      [{ type: 'text', delta: 'It was not deleted.' }, { type: 'end', reason: 'stop' }],
+    ];
+    const transport = {
+      step(request: { messages: unknown[] }) {
+        requests.push(structuredClone(request));
+        const events = steps.shift() ?? [];
+        return (async function* () {
+          yield* events;
+        })();
+      },
+    };
+    const { session, clock, chips } = setup((deps) => new ConversationLoop({ ...deps, transport: transport as never }));
+    session.registerTool('delete_task', { description: 'Delete.', confirm: true, handler: () => ({}) });
+    await session.startVoice(new FakeEngine('browser'));
+    const turn = session.sendForReply('delete it', new AbortController().signal);
+    await until(() => chips().some((c) => c.status === 'awaiting-confirmation'), 'the confirmation chip');
+    await clock.tickAsync(240_000);
+    expect(await turn).to.equal('It was not deleted.');
+    const parts = chips().filter((c) => c.id === 'c1');
+    expect(parts, 'one chip for the call').to.have.length(1);
+    expect(parts[0]).to.deep.include({ status: 'cancelled', step: parts[0]!.step });
+    expect(parts[0]!.step).to.be.a('string');
+    const told = (requests[1]!.messages as Array<{ role: string; content?: string }>).find((m) => m.role === 'tool');
+    expect(JSON.parse(told!.content!)).to.include({ success: false, timedOut: true });
+  });
+});

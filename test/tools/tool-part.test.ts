@@ -82,6 +82,16 @@ describe('tool part status machine', () => {
       });
     }
 
+    it('a part filed while still waiting (a voice wait answered the model) settles in place: one chip, what the model was told kept', () => {
+      let items: readonly TranscriptItem[] = upsertPart([], part('awaiting-confirmation'));
+      items = items.map((i) => ({ ...i, step: 's1', input: {}, output: '{"success":false,"timedOut":true}' }) as TranscriptItem);
+      items = upsertPart(items, part('cancelled'));
+      expect(items).to.have.length(1);
+      expect(items[0]).to.deep.include({ status: 'cancelled', step: 's1', output: '{"success":false,"timedOut":true}' });
+      // Once settled it is history: a later call reusing the id gets its own part.
+      expect(upsertPart(items, part('requested'))).to.have.length(2);
+    });
+
     it('legal moves update in place, keeping the part where it was', () => {
       let items: readonly TranscriptItem[] = [{ kind: 'message', id: 'u1', role: 'user', text: 'Go', streaming: false }];
       for (const status of ['requested', 'awaiting-confirmation', 'running', 'running', 'succeeded'] as const) items = upsertPart(items, part(status));
