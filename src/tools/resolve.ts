@@ -7,8 +7,11 @@ import type { ToolDeferral } from './deferral.js';
 import type { ToolRegistry } from './registry.js';
 import type { BuiltinToolDefinition, JsonSchema } from './types.js';
 
-/** Where a call comes from: the model, or the page's own `callTool`. */
-export type ToolCallSource = 'model' | 'page';
+/**
+ * Where a call comes from: the model, or the page's own `callTool`. `'host'` is the former name
+ * of `'page'`, still accepted (deprecated).
+ */
+export type ToolCallSource = 'model' | 'page' | 'host';
 
 /** What resolution reads. */
 export interface ResolveFrom {
@@ -42,7 +45,7 @@ export function resolveTool(name: string, source: ToolCallSource, from: ResolveF
   if (registry.size > 0) {
     if (name === 'load_tools' && deferral.isDeferring(registry)) return { kind: 'load_tools' };
     const registered = registry.get(name);
-    if (registered && (source === 'page' || deferral.isActive(registry, name))) {
+    if (registered && (source === 'page' || source === 'host' || deferral.isActive(registry, name))) {
       return { kind: 'tool', tool: { name, definition: registered.definition, parameters: registered.parameters } };
     }
     return { kind: 'unknown', error: deferral.unknownToolError(registry, name) };

@@ -164,6 +164,8 @@ export class ToolRunner {
   }
 
   async #run(callId: string, name: string, rawArgs: unknown, options: ToolRunOptions): Promise<ToolOutcome> {
+    // 'host' is the former name of 'page' (deprecated): one name from here on.
+    if (options.source === 'host') options = { ...options, source: 'page' };
     // One signal for this call: the reply's stop, or the chat closing.
     const linked = linkSignals([options.signal, this.#closing.signal]);
     try {
@@ -354,7 +356,7 @@ export class ToolRunner {
     const outcome = this.#outcome(callId, facts, ToolOutcomeStatus.invalid, { success: false, error }, { label: error, failure: ToolFailure.invalidArguments }, 0);
     this.#chip(callId, facts, ChipStatus.failed, { attempts: 0, failure: ToolFailure.invalidArguments, silent: true });
     try {
-      this.#o.onNotice?.(callId, { kind: NoticeKind.invalidArguments, name: facts.name, title: facts.title, source, reason });
+      this.#o.onNotice?.(callId, { kind: NoticeKind.invalidArguments, name: facts.name, title: facts.title, source: source === 'model' ? 'model' : 'page', reason });
     } catch {
       /* observers cannot break a call */
     }

@@ -737,6 +737,8 @@ describe('ToolRunner', () => {
       const inactive = s.registry.list().map((t) => t.name).find((n) => !s.deferral.isActive(s.registry, n)) as string;
       expect((await s.run(inactive)).status).to.equal('unknown');
       expect((await s.run(inactive, {}, { source: 'page' })).status).to.equal('succeeded');
+      // 'host', the source's former name, still means the page.
+      expect((await s.run(inactive, {}, { source: 'host' })).status).to.equal('succeeded');
       const load = await s.run('load_tools', { names: [inactive] });
       expect(load.status).to.equal('succeeded');
       // A built-in chip: the elements title it from their labels.
