@@ -46,9 +46,13 @@ describe('<wave-chat floating> on a phone', () => {
 
   /** The emulated phone has reached the page: its visual viewport is `width` CSS px wide. */
   const viewportIs = (width: number) => until(() => Math.abs(window.visualViewport!.width - width) < 1, `a ${width} px wide visual viewport`);
-  /** The element has sized its panel from the current visual viewport (it follows its resize events). */
+  /** The open panel's layout has settled inside the current visual viewport (checked in detail below). */
   const panelFollows = (el: WaveChat) =>
-    until(() => q(el, '[part~="panel"]')?.style.getPropertyValue('--_vv-w') === `${window.visualViewport!.width}px`, 'the panel sized from the visual viewport');
+    until(() => {
+      const r = q(el, '[part~="panel"]')?.getBoundingClientRect();
+      const b = visualBox();
+      return !!r && r.width > 0 && r.left >= b.left - 0.5 && r.top >= b.top - 0.5 && r.right <= b.right + 0.5 && r.bottom <= b.bottom + 0.5;
+    }, 'the open panel laid out within the visual viewport');
 
   async function wideFloatingPage() {
     const meta = document.createElement('meta');
