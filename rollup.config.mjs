@@ -78,8 +78,8 @@ function esbuildMinify() {
  * The CDN file as one classic script: rollup builds ES chunks; this turns the entry chunk
  * (`dist/wave-chat.js`) into a classic script that publishes its exports on one private global
  * object (getters, so bindings stay live), and rewrites the lazy chunks' imports from the entry
- * into reads of that object. The entry's `import()`s resolve against its own URL, as module
- * imports do. The same file also runs as a module (`import '…/wave-chat.js'`): it then defines
+ * into reads of that object. The entry's `import()`s resolve against the script's own URL
+ * (made absolute: a classic script from another origin has no base URL of its own for them). The same file also runs as a module (`import '…/wave-chat.js'`): it then defines
  * the elements without booting a floating widget. A second copy of the same version on a page
  * runs nothing but its boot (the first copy's). `dist/cdn/wave-chat.mjs` stays as a one-line
  * module for pages that imported it.
@@ -88,6 +88,9 @@ function classicEntry({ key }) {
   const global = `globalThis[Symbol.for(${JSON.stringify(key)})]`;
   return {
     name: 'classic-entry',
+    renderDynamicImport({ chunk }) {
+      return chunk.isEntry ? { left: 'import(__wcAt(', right: '))' } : null;
+    },
     renderChunk(code, chunk) {
       const ast = this.parse(code);
       const s = new MagicString(code);
@@ -102,7 +105,11 @@ function classicEntry({ key }) {
         }
         if (code.includes('import.meta')) this.error('the CDN entry runs as a classic script: no import.meta');
         // The boot export, if any, runs for a second copy of the same version.
-        s.prepend(`(function(){'use strict';var __s=document.currentScript;if(${global}){if(__s&&${global}.boot)${global}.boot(__s);return}\n`);
+        // __wcAt: a chunk's URL beside this script (run as a module, the specifier resolves as is).
+        s.prepend(
+          `(function(){'use strict';var __s=document.currentScript;if(${global}){if(__s&&${global}.boot)${global}.boot(__s);return}` +
+            `var __u=__s&&__s.src;function __wcAt(p){return __u?new URL(p,__u).href:p}\n`,
+        );
         s.append(`\n;Object.defineProperty(globalThis,Symbol.for(${JSON.stringify(key)}),{value:Object.freeze({${getters.join(',')}})});` + `\n})();\n`);
       } else {
         for (const node of ast.body) {

@@ -96,6 +96,9 @@ async function serveStatic(req: IncomingMessage, res: ServerResponse, roots: [st
       'x-content-type-options': 'nosniff',
     };
     if (pathname.startsWith('/csp/')) headers['content-security-policy'] = STRICT_CSP;
+    // The widget's files, like a CDN's: a page on another origin loads the script, and the script
+    // imports its chunks from its own origin as modules (CORS fetches). Public files, no credentials.
+    if (prefix === '/dist/') headers['access-control-allow-origin'] = '*';
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
     else createReadStream(realFile).on('error', () => res.destroy()).pipe(res);
