@@ -2,8 +2,8 @@
  * The IndexedDB transcript store (idb-keyval), in its own chunk: `transcript-store.ts` imports
  * it on first use, so only pages with `persist-transcript` load it.
  */
-import { del, get, set } from 'idb-keyval';
-import { persistableItems, type TranscriptStore } from './transcript-store.js';
+import { del, get, update } from 'idb-keyval';
+import { keptAfterSave, persistableItems, type TranscriptStore } from './transcript-store.js';
 
 function checkAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason;
@@ -17,9 +17,16 @@ export const idbStore: TranscriptStore = {
     checkAborted(signal);
     return Array.isArray(value) ? persistableItems(value) : [];
   },
+  /** Read, merge and write in one readwrite transaction: two tabs saving at once both keep their rows. */
   async save(key, items, signal) {
     checkAborted(signal);
-    await set(key, persistableItems(items));
+    let changed = false;
+    await update(key, (stored: unknown) => {
+      const next = keptAfterSave(stored, items);
+      changed = next.changed;
+      return next.changed ? next.rows : stored;
+    });
+    return changed;
   },
   async clear(key, signal) {
     checkAborted(signal);

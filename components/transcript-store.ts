@@ -1,4 +1,4 @@
-import { recapOutput } from '../src/agent/record.js';
+import { keptKey, recapOutput } from '../src/agent/record.js';
 import { isSettled, type ToolPart, type TranscriptItem } from '../src/agent/types.js';
 import { ToolFailure } from '../src/tools/types.js';
 
@@ -8,7 +8,14 @@ import { ToolFailure } from '../src/tools/types.js';
  */
 export interface TranscriptStore {
   load(key: string, signal?: AbortSignal): Promise<TranscriptItem[]>;
-  save(key: string, items: readonly TranscriptItem[], signal?: AbortSignal): Promise<void>;
+  /**
+   * Keeps `items` for `key`. The element passes the stored rows merged with its own
+   * (`mergeKept`); a store shared by several tabs should merge again as it writes (the
+   * IndexedDB store does, in one transaction) so two tabs saving at once both keep their rows,
+   * and may resolve whether the kept record changed (`false`: nothing new, the other tabs are
+   * not told).
+   */
+  save(key: string, items: readonly TranscriptItem[], signal?: AbortSignal): Promise<void | boolean>;
   clear(key: string, signal?: AbortSignal): Promise<void>;
 }
 
@@ -40,7 +47,9 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
     if (r.kind === 'message' && (r.role === 'user' || r.role === 'assistant') && r.streaming !== true) {
       const text = str(r.text);
       if (text !== null) out.push({ kind: 'message', id, role: r.role, text, streaming: false, ...(r.discarded === true ? { discarded: true } : {}) });
-    } else if (r.kind === 'tool' && isSettled(r.status)) {
+    } else if (r.kind === 'tool' && isSettled(r.status) && typeof r.fromTab !== 'string') {
+      // A call run here for another tab's turn ("Asked from the tab …") is not kept here: the
+      // asking tab keeps that call, filed under its step with what the model read, in its turn.
       const name = str(r.name, 100) ?? '';
       const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
       const facts: Partial<ToolPart> = {};
@@ -71,6 +80,61 @@ export function persistableItems(items: readonly unknown[]): TranscriptItem[] {
   return out;
 }
 
+/**
+ * One conversation across the tabs of a site: `mine` (this tab's kept rows, oldest first) saved
+ * over `stored` (what the tabs kept so far) without dropping a row. Rows are matched by
+ * `keptKey`; a tool part kept before it was filed under its model step is replaced by the filed
+ * one; otherwise the stored row stands (kept rows never change). A new row goes after the row before it in `mine` (a turn stays together), except that a
+ * visitor message starts a turn and goes at the end; rows of `mine` older than anything stored
+ * (trimmed by the budget) go first, so the budget trims them again. At most `MAX_ROWS` newest.
+ *
+ * @example
+ * mergeKept([u1, r1, u2b, r2b], [u1, r1, u3, r3]); // [u1, r1, u2b, r2b, u3, r3]
+ */
+export function mergeKept(stored: readonly TranscriptItem[], mine: readonly TranscriptItem[]): TranscriptItem[] {
+  const out = stored.slice();
+  const keys = out.map(keptKey);
+  const find = (item: TranscriptItem): number => {
+    const at = keys.indexOf(keptKey(item));
+    return at === -1 && item.kind === 'tool' && item.step !== undefined ? keys.indexOf(keptKey({ ...item, step: undefined })) : at;
+  };
+  const shared = mine.findIndex((item) => find(item) !== -1);
+  let anchor = -1;
+  for (const [i, item] of mine.entries()) {
+    const at = find(item);
+    if (at !== -1) {
+      // Kept rows never change: the stored one stands, unless this is its filing under a step.
+      if (keys[at] !== keptKey(item)) {
+        out[at] = item;
+        keys[at] = keptKey(item);
+      }
+      anchor = at;
+      continue;
+    }
+    const startsTurn = item.kind === 'message' && item.role === 'user';
+    const pos = shared !== -1 && i < shared ? anchor + 1 : startsTurn || anchor === -1 ? out.length : anchor + 1;
+    out.splice(pos, 0, item);
+    keys.splice(pos, 0, keptKey(item));
+    anchor = pos;
+  }
+  return out.slice(-MAX_ROWS);
+}
+
+/** Rows as compared between saves (key order and values). */
+const same = (a: readonly TranscriptItem[], b: readonly TranscriptItem[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * What `merge` does: the kept record after saving `items` over `stored`, and whether it changed.
+ *
+ * @example
+ * const { rows, changed } = keptAfterSave(await get(key), state.items);
+ */
+export function keptAfterSave(stored: unknown, items: readonly TranscriptItem[]): { rows: TranscriptItem[]; changed: boolean } {
+  const before = Array.isArray(stored) ? persistableItems(stored) : [];
+  const rows = mergeKept(before, persistableItems(items));
+  return { rows, changed: !same(rows, Array.isArray(stored) ? (stored as TranscriptItem[]) : []) };
+}
+
 /** A JSON object of at most `MAX_INPUT_CHARS`, as a fresh copy; anything else is null. */
 function plainObject(value: unknown): Record<string, unknown> | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
@@ -81,6 +145,15 @@ function plainObject(value: unknown): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A turn is under way (a reply streaming, tools running or asking, messages queued): a tab
+ * adopts the other tabs' kept record only after it, so nothing moves under a running turn.
+ */
+export function keptBusy(state: { status: string; items: readonly TranscriptItem[]; queue?: readonly unknown[] }): boolean {
+  if (state.status === 'streaming' || state.status === 'running-tools' || (state.queue?.length ?? 0) > 0) return true;
+  return state.items.some((i) => (i.kind === 'message' && i.streaming) || (i.kind === 'tool' && !isSettled(i.status)));
 }
 
 export { transcriptKey } from './transcript-key.js';

@@ -128,3 +128,15 @@ export function upsert(items: readonly TranscriptItem[], item: TranscriptItem): 
   next[index] = item;
   return next;
 }
+
+/**
+ * A kept row's identity across the tabs of a site: a message by its id; a tool part by its call
+ * id and the model step it is filed under (some models number calls per request, so a call id
+ * alone repeats across turns). Kept rows never change once settled, so equal keys are one row.
+ *
+ * @example
+ * keptKey({ kind: 'tool', id: 'call_1', name: 'add_task', status: 'succeeded', step: 'm7' }); // 'tool call_1 m7'
+ */
+export function keptKey(item: TranscriptItem): string {
+  return item.kind === 'tool' ? `tool ${item.id} ${item.step ?? ''}` : `${item.kind} ${item.id}`;
+}

@@ -21,7 +21,7 @@ import { ToolOutcomeStatus, type PageToolSchema, type SanitizedResult, type Tool
 import { ArgumentValidator, DEFAULT_VALIDATOR_ENGINE } from '../tools/validator.js';
 import { VoiceState, type VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
-import { applyLoopUpdate, recapOutput, upsertPart } from './record.js';
+import { applyLoopUpdate, keptKey, recapOutput, upsertPart } from './record.js';
 import { sendForReply } from './send-for-reply.js';
 import type { VoicePlugin, VoicePort } from './voice-plugin.js';
 import {
@@ -441,16 +441,43 @@ export class WaveSession implements WaveSessionApi {
    * session.restore(await store.load(key));
    */
   restore(items: readonly TranscriptItem[]): void {
+    // This page's own settled rows that the kept record also has (another tab's save merged
+    // them, several tabs of one site keep one conversation) move into the restored part, in the
+    // kept order; this page's version stands (it may carry a stop mark or a chip's origin).
+    const own = new Map<string, TranscriptItem>();
+    const routed = new Map<string, TranscriptItem>();
+    for (const item of this.#state.items) {
+      if (item.kind === 'message' ? item.streaming : item.kind !== 'tool' || !isSettled(item.status)) continue;
+      own.set(keptKey(item), item);
+      // A call this tab ran for another tab's turn: that turn's row is the same call.
+      if (item.kind === 'tool' && item.fromTab !== undefined && item.step === undefined) routed.set(item.id, item);
+    }
+    const rows = Array.isArray(items) ? items : [];
+    // The newest filed row of each routed call id is that call (an older turn may reuse the id).
+    const callRow = new Map<string, number>();
+    rows.forEach((item, i) => {
+      if (item?.kind === 'tool' && item.step !== undefined && routed.has(item.id)) callRow.set(item.id, i);
+    });
     const earlier: TranscriptItem[] = [];
-    for (const item of Array.isArray(items) ? items : []) {
+    const moved = new Set<TranscriptItem>();
+    for (const [i, item] of rows.entries()) {
       if (!item || typeof item !== 'object') continue;
-      if (item.kind === 'message' && !item.streaming) earlier.push(item);
+      const mine = own.get(keptKey(item));
+      if (mine) {
+        earlier.push(mine);
+        moved.add(mine);
+      } else if (item.kind === 'message' && !item.streaming) earlier.push(item);
       else if (item.kind === 'tool' && isSettled(item.status)) {
         const { confirmation: _pending, ...part } = item;
-        earlier.push(typeof part.output === 'string' ? { ...part, output: recapOutput(part.output) } : part);
+        const kept = typeof part.output === 'string' ? { ...part, output: recapOutput(part.output) } : part;
+        const asked = callRow.get(part.id) === i ? routed.get(part.id) : undefined;
+        if (asked && asked.kind === 'tool') {
+          moved.add(asked);
+          earlier.push({ ...kept, fromTab: asked.fromTab });
+        } else earlier.push(kept);
       }
     }
-    this.#set({ earlier });
+    this.#set(moved.size > 0 ? { earlier, items: this.#state.items.filter((i) => !moved.has(i)) } : { earlier });
   }
 
   answerConfirmation(id: string, decision: ConfirmDecision, evidence: VisitorEvidence): boolean {

@@ -392,6 +392,53 @@ describe('WaveSession', () => {
       expect(session.state.earlier).to.deep.equal([]);
     });
 
+    it('restore with the kept record of several tabs: this page\'s rows it holds move into it, in its order, never twice', async () => {
+      const { requests, createLoop } = realLoop([
+        [{ type: 'text', delta: 'Hi from A.' }, { type: 'end', reason: 'stop' }],
+        [{ type: 'text', delta: 'Again.' }, { type: 'end', reason: 'stop' }],
+      ]);
+      const { session } = setup({ createLoop });
+      await session.send('Hello from A');
+      const own = persistableItems(session.state.items);
+      expect(own).to.have.length(2);
+      // Another tab kept a turn before this page's, and one after it.
+      const before = [
+        { kind: 'message', id: 'b1', role: 'user', text: 'From B', streaming: false },
+        { kind: 'message', id: 'b2', role: 'assistant', text: 'B answered', streaming: false },
+      ] as TranscriptItem[];
+      const later = [{ kind: 'message', id: 'b3', role: 'user', text: 'B again', streaming: false }] as TranscriptItem[];
+      session.restore([...before, ...own, ...later]);
+      expect(session.state.earlier!.map((i) => i.id)).to.deep.equal(['b1', 'b2', ...own.map((i) => i.id), 'b3']);
+      expect(session.state.items, "this page's rows are not shown twice").to.deep.equal([]);
+      await session.send('More');
+      expect(requests[1]!.messages.map((m) => m.content)).to.deep.equal(['From B', 'B answered', 'Hello from A', 'Hi from A.', 'B again', 'More']);
+    });
+
+    it('restore keeps a call run here for another tab\'s turn once, at that turn\'s filed row, with its origin', async () => {
+      const { session } = setup();
+      session.registerTool('add_task', { description: 'Add.', handler: () => ({ ok: true }) });
+      await session.runCall({ id: 'call_2', name: 'add_task', arguments: {} }, { fromTab: 'Shop' });
+      const routed = session.state.items.find((i) => i.kind === 'tool');
+      expect(routed).to.deep.include({ id: 'call_2', status: 'succeeded', fromTab: 'Shop' });
+      expect(persistableItems(session.state.items), 'not kept by the tab that ran it').to.deep.equal([]);
+      const asking = [
+        { kind: 'message', id: 'u1', role: 'user', text: 'add milk', streaming: false },
+        // An older turn reused the call id; the newest filed row is this call.
+        { kind: 'tool', id: 'call_2', name: 'add_task', status: 'succeeded', step: 's0', input: {}, output: '{"success":true}' },
+        { kind: 'tool', id: 'call_2', name: 'add_task', status: 'succeeded', step: 's1', input: { title: 'Milk' }, output: '{"success":true}' },
+        { kind: 'message', id: 's2', role: 'assistant', text: 'Added milk.', streaming: false },
+      ] as TranscriptItem[];
+      session.restore(asking);
+      const earlier = session.state.earlier!;
+      expect(earlier.map((i) => [i.id, i.kind === 'tool' ? i.step : '', i.kind === 'tool' ? i.fromTab : ''])).to.deep.equal([
+        ['u1', '', ''],
+        ['call_2', 's0', undefined],
+        ['call_2', 's1', 'Shop'],
+        ['s2', '', ''],
+      ]);
+      expect(session.state.items).to.deep.equal([]);
+    });
+
     it('restore takes finished rows only and never a pending confirmation', () => {
       const { session } = setup();
       session.restore([

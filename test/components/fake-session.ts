@@ -8,6 +8,7 @@ import {
   type WaveCoreEvent,
   type WaveSessionApi,
 } from '../../src/agent/types.js';
+import { keptKey } from '../../src/agent/record.js';
 import type { ConfirmDecision, ConfirmationRequest, SpendGrantState, VisitorEvidence } from '../../src/consent/types.js';
 import type { PageToolSchema, SanitizedResult, ToolDefinition } from '../../src/tools/types.js';
 
@@ -101,10 +102,14 @@ export class FakeSession implements WaveSessionApi {
     // Like the core: a new conversation forgets the restored turns and this page's rows.
     this.update({ items: [], earlier: [] });
   }
-  /** Like the core: restored turns go before this page's rows in the record (`state.earlier`). */
+  /**
+   * Like the core: restored turns go before this page's rows in the record (`state.earlier`);
+   * this page's rows the restored record holds (several tabs keep one) move into it.
+   */
   restore(items: readonly TranscriptItem[]): void {
     this.calls.push('restore');
-    this.update({ earlier: [...items] });
+    const kept = new Set(items.map(keptKey));
+    this.update({ earlier: [...items], items: this.state.items.filter((i) => !kept.has(keptKey(i))) });
   }
   close(): void {
     this.calls.push('close');

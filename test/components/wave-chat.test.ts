@@ -470,6 +470,97 @@ describe('<wave-chat>', () => {
       expect(saves[0], 'the first write holds the kept rows, then the new one').to.deep.equal(['k1', 'k2', 'n1']);
     });
 
+    describe('several tabs of one site keep one conversation', () => {
+      /** One store for the "tabs" (elements of one page on one site's channel), as IndexedDB is one per origin. Its save overwrites: the element merges. */
+      const sharedStore = () => {
+        const rows = new Map<string, TranscriptItem[]>();
+        const store: TranscriptStore = {
+          load: async (k) => [...(rows.get(k) ?? [])],
+          save: async (k, items) => void rows.set(k, [...items]),
+          clear: async (k) => void rows.delete(k),
+        };
+        return { store, ids: (k: string) => (rows.get(k) ?? []).map((i) => i.id) };
+      };
+      /** Hears the site's kept-conversation channel, as a third tab would. */
+      const hear = (key: string) => {
+        const channel = new BroadcastChannel(`wave-chat:kept:${key}`);
+        const heard: string[] = [];
+        channel.onmessage = (e) => heard.push((e.data as { kind: string }).kind);
+        return { heard, close: () => channel.close() };
+      };
+      const record = (el: WaveChat) => [...(el.state.earlier ?? []), ...el.state.items].map((i) => i.id);
+
+      it('turns of two tabs and a call routed between them all survive, in order; a running turn finishes before its tab merges', async () => {
+        const site = `tabs-${Math.random().toString(36).slice(2)}`;
+        const key = `wave-chat:transcript:${site}`;
+        const { store, ids } = sharedStore();
+        WaveChat.transcriptStore = store;
+        const ear = hear(key);
+        try {
+          const a = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+          const b = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+          await until(() => sessionOf(a).calls.includes('restore') && sessionOf(b).calls.includes('restore'), 'both tabs read the kept conversation');
+          // A converses.
+          sessionOf(a).update({ items: [msg('a1', 'user', 'add milk'), msg('a2', 'assistant', 'Added.')] });
+          await until(() => ids(key).join() === 'a1,a2', "A's turn is kept");
+          await until(() => record(b).join() === 'a1,a2', 'B hears of it and takes it in');
+          // B answers a call A's turn routed to it ("Asked from the tab …") and converses too.
+          const routed: TranscriptItem = { kind: 'tool', id: 'call_1', name: 'add_task', status: ChipStatus.succeeded, fromTab: 'Shop' };
+          sessionOf(b).update({ items: [routed, msg('b1', 'user', 'and eggs'), msg('b2', 'assistant', 'Added eggs.')] });
+          await until(() => ids(key).join() === 'a1,a2,b1,b2', "B's turn is kept after A's, without the routed chip");
+          await until(() => record(a).join() === 'a1,a2,b1,b2', 'A takes in B\'s turn, after its own');
+          // A's next turn is under way when B keeps another: A merges only once its turn is over.
+          sessionOf(a).update({ status: ConversationStatus.streaming, items: [...sessionOf(a).state.items, msg('a3', 'user', 'and bread'), { kind: 'message', id: 'a4', role: 'assistant', text: 'Add', streaming: true }] });
+          await until(() => ids(key).join() === 'a1,a2,b1,b2,a3', 'the question of the running turn is kept at once');
+          const restores = sessionOf(a).calls.filter((c) => c === 'restore').length;
+          const heardBefore = ear.heard.length;
+          sessionOf(b).update({ items: [...sessionOf(b).state.items, msg('b3', 'user', 'and jam'), msg('b4', 'assistant', 'Added jam.')] });
+          await until(() => ear.heard.length > heardBefore, "B's save is announced");
+          await until(() => ids(key).join() === 'a1,a2,b1,b2,a3,b3,b4', "B's new turn is kept after A's running one");
+          expect(sessionOf(a).calls.filter((c) => c === 'restore').length, 'nothing moves under a running turn').to.equal(restores);
+          sessionOf(a).update({ status: ConversationStatus.idle, items: sessionOf(a).state.items.map((i) => (i.id === 'a4' ? msg('a4', 'assistant', 'Added bread.') : i)) });
+          await until(() => ids(key).join() === 'a1,a2,b1,b2,a3,a4,b3,b4', "A's answer is kept with its question");
+          await until(() => record(a).join() === 'a1,a2,b1,b2,a3,a4,b3,b4', 'A merges once its turn is over');
+          // The routed chip stays on B's screen (this fake session does not file it under A's row, the core does).
+          await until(() => record(b).join() === 'a1,a2,b1,b2,a3,a4,b3,b4,call_1', 'B takes in the end of A\'s turn');
+          // "Navigating" in either tab: a fresh page restores the whole conversation.
+          a.remove();
+          const next = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+          await until(() => record(next).join() === 'a1,a2,b1,b2,a3,a4,b3,b4', 'the next page has every turn of both tabs, in order');
+        } finally {
+          ear.close();
+        }
+      });
+
+      it('a tab with nothing new saves nothing and tells no one; a new conversation in one tab starts one in the others', async () => {
+        const site = `tabs-${Math.random().toString(36).slice(2)}`;
+        const key = `wave-chat:transcript:${site}`;
+        const { store, ids } = sharedStore();
+        WaveChat.transcriptStore = store;
+        const ear = hear(key);
+        try {
+          const a = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+          const b = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+          await until(() => sessionOf(a).calls.includes('restore') && sessionOf(b).calls.includes('restore'), 'both tabs read the kept conversation');
+          sessionOf(a).update({ items: [msg('a1', 'user', 'hi'), msg('a2', 'assistant', 'Hello.')] });
+          await until(() => record(b).join() === 'a1,a2', 'B takes in A\'s turn');
+          // B's adoption and A's label change write nothing: only the one save was announced.
+          sessionOf(a).update({ model: { name: 'offline', offline: true } });
+          sessionOf(b).update({ model: { name: 'offline', offline: true } });
+          await aTimeout(0);
+          expect(ear.heard).to.deep.equal(['kept']);
+          a.restart();
+          await until(() => ear.heard.includes('restarted'), 'the new conversation is announced');
+          await until(() => sessionOf(b).calls.includes('restart'), 'B starts the new conversation too');
+          await until(() => record(b).length === 0 && ids(key).length === 0, 'the old turns are not kept again');
+          sessionOf(b).update({ items: [msg('n1', 'user', 'new start')] });
+          await until(() => ids(key).join() === 'n1', 'the new conversation is kept');
+        } finally {
+          ear.close();
+        }
+      });
+    });
+
     it('keeps finished rows in IndexedDB and restores them on the next page; restart clears', async () => {
       // Each IndexedDB step resolves a promise the test awaits: however slow the database (or the
       // lazy chunk holding idb-keyval) is on this machine, the test waits for it, never for a guess.
