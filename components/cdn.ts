@@ -3,6 +3,7 @@
  * one floating `<wave-chat>` from the `data-*` attributes of its script tag, then publishes it as
  * `window.VAWaveWidget`. Imported as a module it only defines the elements.
  */
+import { LitElement } from 'lit';
 import { WaveChat } from './wave-chat.js';
 
 // The launcher's element only: the panel's elements are defined when its code loads (wave-panel.ts).
@@ -52,7 +53,9 @@ export async function boot(script: HTMLScriptElement): Promise<WaveChat> {
   if (script.dataset.webmcp !== undefined && script.dataset.webmcp !== 'false') el.setAttribute('webmcp', '');
   document.body.append(el);
   await customElements.whenDefined('wave-chat');
-  await el.updateComplete;
+  // Usable once the launcher has rendered: with data-open the panel's own chunks are not waited for
+  // (the element's updateComplete would include their load).
+  await (LitElement.prototype as unknown as { getUpdateComplete(this: WaveChat): Promise<boolean> }).getUpdateComplete.call(el);
   window.VAWaveWidget = el;
   // A User Timing mark, so a site (and our bench) can see when the widget became usable.
   performance.mark?.('wave-chat-ready');
