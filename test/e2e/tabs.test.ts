@@ -137,6 +137,37 @@ function tasks(page: Page): Promise<Array<{ title: string }>> {
   return page.evaluate(() => (window as unknown as { tasks: Array<{ title: string }> }).tasks);
 }
 
+/** Waits for the tab's `count`-th finished reply (and the Send button back). */
+async function replies(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const t = document.querySelector('wave-chat')?.shadowRoot?.querySelector('wave-transcript')?.shadowRoot;
+      return (t?.querySelectorAll('[part~="assistant-message"]:not([data-streaming])').length ?? 0) >= n;
+    },
+    count,
+    { timeout: 20_000 },
+  );
+  await page.locator('wave-chat [part~="send-button"]').waitFor({ timeout: 20_000 });
+}
+
+/** The conversation as the tab shows it, in order: each message and chip as "part: text". */
+function shown(page: Page): Promise<string[]> {
+  // A string, so the test's compiler adds no helpers to the page's code.
+  return page.evaluate(`(() => {
+    const out = [];
+    const walk = (root) => {
+      for (const el of Array.from(root.querySelectorAll('*'))) {
+        const parts = (el.getAttribute('part') || '').split(/\\s+/);
+        const kind = ['user-message', 'assistant-message', 'chip'].find((p) => parts.includes(p));
+        if (kind) out.push(kind + ': ' + (el.textContent || '').replace(/\\s+/g, ' ').trim());
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    return out;
+  })()`);
+}
+
 describe('several tabs of one site (SPEC §13)', () => {
   it('a call goes to the most recently active tab that has the tool; its consent chip is shown there and the result comes back', async () => {
     const site = await newSite();
@@ -187,6 +218,56 @@ describe('several tabs of one site (SPEC §13)', () => {
       const last = JSON.stringify(bodies.at(-1)?.messages ?? []);
       assert.match(last, /milk run/i);
       assert.match(last, /"success\\?":true/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await site.context.close();
+    }
+  });
+
+  it('one kept conversation: turns from both tabs and a routed call all survive a navigation in either tab, in order', async () => {
+    const site = await newSite();
+    try {
+      const shop = await site.open('Shop', { tool: false, open: true });
+      const board = await site.open('Board', { tool: true, open: true });
+      const errors = [shop, board].flatMap((p) => watchErrors(p));
+      await useTab(board);
+      await seen(shop, 'Board', { tool: true, after: 0 });
+      // The shop's turn: its call goes to the board, confirmed there.
+      await shop.bringToFront();
+      await type(shop, 'add a task for the milk run');
+      await board.bringToFront();
+      await board.locator('wave-chat [part~="confirm-button"]').click({ timeout: 20_000 });
+      await replies(shop, 1);
+      // The board's own turn, after it (its call runs here).
+      await type(board, 'add a task for the bakery');
+      await board.locator('wave-chat [part~="confirm-button"]').click({ timeout: 20_000 });
+      await replies(board, 1);
+      assert.deepEqual((await tasks(board)).map((t) => t.title.toLowerCase()), ['milk run', 'bakery']);
+
+      const expectWhole = (rows: string[], where: string): void => {
+        assert.deepEqual(
+          rows.map((r) => r.slice(0, r.indexOf(':'))),
+          ['user-message', 'chip', 'assistant-message', 'user-message', 'chip', 'assistant-message'],
+          `${where}: ${JSON.stringify(rows)}`,
+        );
+        assert.match(rows[0]!, /milk run/);
+        assert.match(rows[1]!, /Add task.*milk run/i);
+        assert.match(rows[2]!, /milk run/i);
+        assert.match(rows[3]!, /bakery/);
+        assert.match(rows[4]!, /Add task.*bakery/i);
+        assert.match(rows[5]!, /bakery/i);
+      };
+      // A navigation in the shop (it wrote first): the board's later turn is there, after its own.
+      await shop.reload();
+      await shop.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true);
+      await shop.waitForFunction(() => document.querySelector('wave-chat')?.shadowRoot?.querySelector('wave-transcript') !== null);
+      await shop.locator('wave-chat [part~="chip"]').nth(1).waitFor({ timeout: 20_000 });
+      expectWhole(await shown(shop), 'the shop after its navigation');
+      // A navigation in the board (it ran the shop's call and wrote last): the shop's turn and its call are there, once.
+      await board.reload();
+      await board.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true);
+      await board.locator('wave-chat [part~="chip"]').nth(1).waitFor({ timeout: 20_000 });
+      expectWhole(await shown(board), 'the board after its navigation');
       assert.deepEqual(errors, []);
     } finally {
       await site.context.close();
