@@ -302,7 +302,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
         onEvent: (e) => this.#onCoreEvent(e),
         onState: () => {
           this.#queueSave();
-          this.#adoptKept();
+          this.#keptSync?.adopt();
         },
       });
     }
@@ -391,15 +391,9 @@ export class WaveChat extends LitElement implements PageToolsApi {
   restart(): void {
     this.#session.restart();
     if (!this.persistTranscript) return;
-    this.#lastKept = '';
-    this.#restartWanted = false;
-    const key = this.#storeKey;
     // The other tabs start the new conversation too (once their turn is over): they keep one.
-    // After this tab's save in flight, so that save cannot bring the old turns back.
-    void this.#saving.then(() => WaveChat.transcriptStore.clear(key)).then(
-      () => this.#keptChannel(key)?.postMessage({ kind: 'restarted' }),
-      () => undefined,
-    );
+    if (this.#keptSync) this.#keptSync.restarted();
+    else void WaveChat.transcriptStore.clear(this.#storeKey).catch(() => undefined);
   }
 
   /**
@@ -524,115 +518,36 @@ export class WaveChat extends LitElement implements PageToolsApi {
     // otherwise overwrite it with what this page has so far.
     const loading = this.#historyLoad;
     queueMicrotask(() => {
-      const previous = this.#saving;
-      const saving = (async () => {
+      void (async () => {
         await loading;
-        await previous;
-        const { persistableItems, mergeKept } = await loadStoreCode();
+        const code = await loadStoreCode();
         this.#saveQueued = false;
-        // Another tab started a new conversation: this one's old turns are not kept again.
-        if (this.#restartWanted || !this.persistTranscript) return;
-        // The session's record is the one source: the kept turns it restored, then this page's.
-        const state = this.state;
-        const rows = persistableItems([...(state.earlier ?? []), ...state.items]);
-        const mine = JSON.stringify(rows);
-        // Nothing to keep, or nothing new since the last save: the kept record stands as the
-        // tabs left it (a new conversation clears it in restart()).
-        if (rows.length === 0 || mine === this.#lastKept) return;
-        const key = this.#storeKey;
-        const store = WaveChat.transcriptStore;
-        // Several tabs of a site keep one conversation: never drop a row another tab kept
-        // (the IndexedDB store merges again inside its write transaction).
-        const stored = await store.load(key);
-        const merged = mergeKept(stored, rows);
-        const result = await store.save(key, merged);
-        this.#lastKept = mine;
-        const changed = typeof result === 'boolean' ? result : JSON.stringify(merged) !== JSON.stringify(stored);
-        if (changed) this.#keptChannel(key)?.postMessage({ kind: 'kept' });
+        await this.#kept(code).save();
       })().catch(() => undefined);
-      this.#saving = saving;
     });
   }
 
-  /** The save in progress: the next save and an adoption wait for it. */
-  #saving: Promise<void> = Promise.resolve();
-  /** This tab's kept rows as last saved or adopted (JSON): an unchanged record is not written again. */
-  #lastKept = '';
-  /** Another tab kept newer rows: adopt them once no turn is under way here. */
-  #adoptWanted = false;
-  #adopting = false;
-  /** Another tab started a new conversation: start one here too once no turn is under way. */
-  #restartWanted = false;
-  #kept: { key: string; channel: BroadcastChannel } | null = null;
+  /** Several tabs keep one conversation (kept-sync.ts, in the conversation code). */
+  #keptSync: InstanceType<SessionCode['KeptSync']> | null = null;
 
-  /** The site's kept-conversation channel: a tab that changed the kept record says so there. */
-  #keptChannel(key = this.#storeKey): BroadcastChannel | null {
-    if (this.#kept?.key === key) return this.#kept.channel;
-    this.#closeKeptChannel();
-    if (!this.persistTranscript || !this.isConnected || typeof BroadcastChannel !== 'function') return null;
-    const channel = new BroadcastChannel(`wave-chat:kept:${key}`);
-    channel.onmessage = (event: MessageEvent) => {
-      const kind = (event.data as { kind?: unknown } | null)?.kind;
-      if (kind === 'restarted') this.#restartWanted = true;
-      else if (kind !== 'kept') return;
-      this.#adoptWanted = true;
-      this.#adoptKept();
-    };
-    this.#kept = { key, channel };
-    return channel;
-  }
-
-  /** Back from the back/forward cache: the other tabs may have kept more meanwhile. */
-  #onPageShow = (event: PageTransitionEvent): void => {
-    if (!event.persisted || !this.#kept) return;
-    this.#adoptWanted = true;
-    this.#adoptKept();
-  };
-
-  #closeKeptChannel(): void {
-    this.#kept?.channel.close();
-    this.#kept = null;
-  }
-
-  /**
-   * Takes in what the other tabs kept (their turns, a call routed from here) once no turn is
-   * under way here: a running turn finishes first, then merges. The record becomes the kept
-   * one merged with this tab's own rows, in the kept order (session.restore).
-   */
-  #adoptKept(): void {
-    if ((!this.#adoptWanted && !this.#restartWanted) || this.#adopting || !this.persistTranscript || !sessionCode) return;
-    const code = sessionCode;
-    if (code.keptBusy(this.state)) return;
-    this.#adopting = true;
-    void (async () => {
-      await this.#historyLoad;
-      await this.#saving;
-      if (code.keptBusy(this.state)) return;
-      if (this.#restartWanted) {
-        this.#restartWanted = false;
-        this.#lastKept = '';
-        this.#session.restart();
-      }
-      this.#adoptWanted = false;
-      const stored = await WaveChat.transcriptStore.load(this.#storeKey);
-      // A turn may have started while the record was read: adopt after it.
-      if (code.keptBusy(this.state)) {
-        this.#adoptWanted = true;
-        return;
-      }
-      const state = this.state;
-      const own = code.persistableItems([...(state.earlier ?? []), ...state.items]);
-      const rows = code.mergeKept(stored, own);
-      const json = JSON.stringify(rows);
-      // Nothing of this tab's is missing from the kept record: the restore below needs no save.
-      if (json === JSON.stringify(stored)) this.#lastKept = json;
-      if (json !== JSON.stringify(code.persistableItems(state.earlier ?? []))) this.#session.restore?.(rows);
-    })()
-      .catch(() => undefined)
-      .finally(() => {
-        this.#adopting = false;
-        if (this.#adoptWanted || this.#restartWanted) this.#adoptKept();
-      });
+  #kept(code: SessionCode): InstanceType<SessionCode['KeptSync']> {
+    const el = this;
+    this.#keptSync ??= new code.KeptSync({
+      get persistTranscript() {
+        return el.persistTranscript;
+      },
+      get isConnected() {
+        return el.isConnected;
+      },
+      get state() {
+        return el.state;
+      },
+      session: () => this.#session,
+      storeKey: () => this.#storeKey,
+      store: () => WaveChat.transcriptStore,
+      historyLoad: () => this.#historyLoad,
+    });
+    return this.#keptSync;
   }
 
   /** The read of the kept conversation in progress (saves wait for it). */
@@ -653,7 +568,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
       // The restored turns join the session's record (shown from there): the next request carries them.
       this.#session.restore?.(rows);
       // From now on this tab hears of the other tabs' saves.
-      this.#keptChannel();
+      this.#kept(sessionCode ?? (await loadStoreCode())).open();
     } catch {
       // Storage may be unavailable (private mode, blocked IndexedDB): the chat still works.
     }
@@ -664,14 +579,12 @@ export class WaveChat extends LitElement implements PageToolsApi {
     super.connectedCallback();
     if (this.persistTranscript) void this.#loadHistory();
     this.#watchViewport();
-    window.addEventListener('pageshow', this.#onPageShow);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#loadAbort?.abort();
-    this.#closeKeptChannel();
-    window.removeEventListener('pageshow', this.#onPageShow);
+    this.#keptSync?.close();
     this.#serverInfoAbort?.abort();
     this.#serverInfoFor = null;
     this.#removeViewportListeners?.();
@@ -738,7 +651,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     if (changed.has('persistTranscript') && changed.get('persistTranscript') !== undefined && this.isConnected) {
       if (this.persistTranscript) void this.#loadHistory();
       else {
-        this.#closeKeptChannel();
+        this.#keptSync?.close();
         this.#session.restore?.([]);
       }
     }
