@@ -507,7 +507,21 @@ export class WaveChat extends LitElement implements PageToolsApi {
       vv?.removeEventListener('scroll', on);
       window.removeEventListener('resize', on);
     };
-    on();
+    // Back in the page after a move: measure again (the first connection measures after its first render).
+    if (this.hasUpdated) this.#syncAfterFrame();
+  }
+
+  /**
+   * Measures the visual viewport once the page's next frame is laid out: reading it during
+   * start-up would force a layout of the whole page before the launcher is usable. Until then
+   * the launcher sits by 100vw/100dvh (the same place, except on a zoomed or over-wide page).
+   */
+  #syncAfterFrame(): void {
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (this.isConnected) this.#syncViewport();
+      }, 0),
+    );
   }
 
   #queueSave(): void {
@@ -678,16 +692,15 @@ export class WaveChat extends LitElement implements PageToolsApi {
   }
 
   protected override firstUpdated(): void {
-    this.#syncViewport();
+    this.#syncAfterFrame();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     // The panel's first render: it takes the visual viewport's size like the launcher did.
     const panelArrived = this.#panel !== null && !this.#panelRendered;
-    if (panelArrived) {
-      this.#panelRendered = true;
-      this.#syncViewport();
-    }
+    if (panelArrived) this.#panelRendered = true;
+    // Shown now (or its contents just arrived): placed from the visual viewport at once.
+    if ((panelArrived || (changed.has('open') && this.open)) && this.open) this.#syncViewport();
     if (changed.has('open') && changed.get('open') !== undefined) {
       // Move focus with the panel: into the composer on open, back to the launcher on close.
       this.#focusOnArrival = this.open && (!this.#panelRendered || panelArrived);
