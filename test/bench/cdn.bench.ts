@@ -202,8 +202,10 @@ interface ScriptRequest {
   sentAt: number;
   /** Epoch ms at which the last byte arrived (NaN while in flight). */
   doneAt: number;
-  /** Bytes on the wire (headers and the gzip body). */
+  /** The gzip body's bytes (what was received, less the response headers). */
   bytes: number;
+  /** The response headers' bytes on the wire. */
+  headerBytes: number;
 }
 
 /** Records every script request of a page over CDP, with wall-clock times. */
@@ -215,14 +217,19 @@ async function watchScripts(cdp: CDPSession): Promise<ScriptRequest[]> {
     offset = e.wallTime - e.timestamp;
     const script = e.type === 'Script' || /\.m?js(\?|$)/.test(new URL(e.request.url).pathname);
     if (!script) return;
-    const r: ScriptRequest = { url: e.request.url, sentAt: e.wallTime * 1000, doneAt: NaN, bytes: 0 };
+    const r: ScriptRequest = { url: e.request.url, sentAt: e.wallTime * 1000, doneAt: NaN, bytes: 0, headerBytes: 0 };
     byId.set(e.requestId, r);
     list.push(r);
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    const r = byId.get(e.requestId);
+    // At this point what was received is the status line and headers.
+    if (r) r.headerBytes = e.response.encodedDataLength;
   });
   cdp.on('Network.loadingFinished', (e) => {
     const r = byId.get(e.requestId);
     if (!r) return;
-    r.bytes = e.encodedDataLength;
+    r.bytes = Math.max(0, e.encodedDataLength - r.headerBytes);
     r.doneAt = (e.timestamp + offset) * 1000;
   });
   cdp.on('Network.loadingFailed', (e) => {
