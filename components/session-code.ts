@@ -15,6 +15,8 @@ export { idbTranscriptStore, persistableItems } from './transcript-store.js';
 export { KeptSync } from './kept-sync.js';
 // Several tabs join only with persist-transcript (it loads this chunk anyway).
 export { TabsController } from './controllers/tabs-controller.js';
+// The §11 DOM events (the element's session raises none before this code has loaded).
+export { toDomEvent } from './events.js';
 
 /**
  * The element's browser session, resolved once its built-in page tools are there too (the

@@ -6,7 +6,7 @@ import type { VoicePreference } from '../src/agent/browser-session.js';
 import { SessionShell } from '../src/agent/session-shell.js';
 import { hasSpeechRecognition } from '../src/voice/speech-support.js';
 import type { VoiceEngine } from '../src/voice/types.js';
-import { SessionController } from './controllers/session-controller.js';
+import { SessionBinding } from './controllers/session-binding.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
 import { icons } from './icons.js';
@@ -24,6 +24,16 @@ type SessionCode = Awaited<ReturnType<typeof loadSessionCode>>;
 /** Set once the conversation code has loaded (the default voice factory reads it). */
 let sessionCode: SessionCode | null = null;
 const loadSession = (): Promise<SessionCode> => loadSessionCode().then((code) => (sessionCode = code));
+
+/**
+ * The §11 DOM event classes come with the conversation code: the element's own session raises
+ * no event before that code has loaded. A session of `createSession`'s (a subclass's, a test's)
+ * may; its DOM events then wait, in order, for the classes (loaded at once for such a session),
+ * while the element itself reacts at once (a confirmation still opens the panel on its chip).
+ */
+let domEvents: ((event: WaveCoreEvent) => Event) | null = null;
+const loadDomEvents = async (): Promise<(event: WaveCoreEvent) => Event> =>
+  (domEvents ??= sessionCode ? sessionCode.toDomEvent : (await import('./events.js')).toDomEvent);
 
 /** The kept-conversation code (`persist-transcript`), with the conversation code: loaded only with the attribute. */
 const loadStoreCode = loadSession;
@@ -230,7 +240,9 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   #sessionInstance: WaveSessionApi | null = null;
   #guarded: WaveSessionApi | null = null;
-  #controllerInstance: SessionController | null = null;
+  #controllerInstance: SessionBinding | null = null;
+  /** Core events that came before the event classes had loaded (see loadDomEvents). */
+  #eventQueue: WaveCoreEvent[] | null = null;
   #loadAbort: AbortController | null = null;
   #saveQueued = false;
   #startingVoice = false;
@@ -290,15 +302,18 @@ export class WaveChat extends LitElement implements PageToolsApi {
     return this.#ensureSession().session;
   }
 
-  get #controller(): SessionController {
+  get #controller(): SessionBinding {
     return this.#ensureSession().controller;
   }
 
-  #ensureSession(): { session: WaveSessionApi; controller: SessionController } {
+  #ensureSession(): { session: WaveSessionApi; controller: SessionBinding } {
     if (!this.#sessionInstance || !this.#controllerInstance) {
       const session = (this.constructor as typeof WaveChat).createSession(this);
       this.#sessionInstance = session;
-      this.#controllerInstance = new SessionController(this, session, {
+      // A session of the page's own may raise events before the conversation code is asked for.
+      if (!(session instanceof SessionShell)) void loadDomEvents().catch(() => undefined);
+      this.#controllerInstance = new SessionBinding(this, session, {
+        toDomEvent: (e) => this.#toDomEvent(e),
         onEvent: (e) => this.#onCoreEvent(e),
         onState: () => {
           this.#queueSave();
@@ -426,6 +441,30 @@ export class WaveChat extends LitElement implements PageToolsApi {
 
   get #storeKey(): string {
     return transcriptKey(this.siteId);
+  }
+
+  /** The DOM event for a core event, or null when it waits for the event classes (then dispatched in order). */
+  #toDomEvent(event: WaveCoreEvent): Event | null {
+    domEvents ??= sessionCode?.toDomEvent ?? null;
+    if (!this.#eventQueue && domEvents) return domEvents(event);
+    if (this.#eventQueue) {
+      this.#eventQueue.push(event);
+      return null;
+    }
+    this.#eventQueue = [event];
+    void loadDomEvents().then(
+      (toDomEvent) => {
+        const queue = this.#eventQueue ?? [];
+        this.#eventQueue = null;
+        for (const e of queue) this.dispatchEvent(toDomEvent(e));
+      },
+      (error: unknown) => {
+        // The classes did not load (offline CDN): the events are dropped, the chat goes on.
+        this.#eventQueue = null;
+        console.error('wave-chat: its events could not be dispatched: their code did not load', error);
+      },
+    );
+    return null;
   }
 
   #onCoreEvent(event: WaveCoreEvent): void {
