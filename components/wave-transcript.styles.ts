@@ -9,6 +9,15 @@ export const transcriptStyles = css`
     padding: 0.75rem;
     line-height: 1.45;
   }
+  /* Scroll anchoring follows the bottom: only the end of the log may be the anchor (see #follow). */
+  .log,
+  .empty-state {
+    overflow-anchor: none;
+  }
+  .end {
+    overflow-anchor: auto;
+    block-size: 1px;
+  }
   .log {
     display: flex;
     flex-direction: column;

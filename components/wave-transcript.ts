@@ -102,7 +102,12 @@ export class WaveTranscript extends LitElement {
    */
   declare shown: boolean;
 
+  /** Following the newest row: the visitor is at the bottom (or has not scrolled away from it). */
   #stickToBottom = true;
+  /** `scrollTop` at the last scroll event. */
+  #lastTop = 0;
+  /** The frame request of `#follow` (0: none). */
+  #followFrame = 0;
   readonly #views = new Map<string, MarkdownModule.MarkdownView>();
   /** Index (over history + items) of the first row in the DOM. */
   #renderFrom = 0;
@@ -125,12 +130,37 @@ export class WaveTranscript extends LitElement {
     this.shown = true;
     this.addEventListener('scroll', () => {
       // Follow new rows only while the visitor is at the bottom, so reading back is not yanked.
-      this.#stickToBottom = this.scrollHeight - this.scrollTop - this.clientHeight < 24;
+      // Leaving the bottom takes a scroll up: a log that grew below the view (a row added before
+      // the frame that follows it) does not stop the following. Hidden, it reads no layout.
+      if (!this.shown) return;
+      const top = this.scrollTop;
+      const atBottom = this.scrollHeight - top - this.clientHeight < 24;
+      if (top < this.#lastTop - 1 || atBottom) this.#stickToBottom = atBottom;
+      this.#lastTop = top;
+    });
+  }
+
+  /**
+   * Keeps the newest row in view without reading or writing layout in an update. While the
+   * visitor is at the bottom, the browser's own scroll anchoring keeps it there as the log grows
+   * (the 1 px `.end` after the log is the only anchor candidate, and it is in view only at the
+   * bottom), during the frame's layout, at no cost of ours. This frame-later check is for what
+   * anchoring does not do: the first scroll down from the top, a transcript shown again, and
+   * browsers without scroll anchoring (Safari), where the newest text shows one frame late. It
+   * runs before the next frame's updates, when layout is clean, so its reads cost no layout.
+   */
+  #follow(): void {
+    if (this.#followFrame || !this.shown || !this.#stickToBottom) return;
+    this.#followFrame = requestAnimationFrame(() => {
+      this.#followFrame = 0;
+      if (!this.shown || !this.#stickToBottom || !this.isConnected) return;
+      if (this.scrollHeight - this.scrollTop - this.clientHeight > 1) this.scrollTop = this.scrollHeight;
+      this.#lastTop = this.scrollTop;
     });
   }
 
   protected override updated(): void {
-    if (this.#stickToBottom && this.shown) this.scrollTop = this.scrollHeight;
+    this.#follow();
     if (this.#renderFrom > 0) this.#scheduleBackfill();
   }
 
@@ -284,6 +314,8 @@ export class WaveTranscript extends LitElement {
   override disconnectedCallback(): void {
     awaitingMarkdown.delete(this);
     super.disconnectedCallback();
+    cancelAnimationFrame(this.#followFrame);
+    this.#followFrame = 0;
     cancelAnimationFrame(this.#backfill);
     this.#backfill = 0;
   }
@@ -317,6 +349,7 @@ export class WaveTranscript extends LitElement {
           // No whitespace between the tags: user bubbles keep the visitor's line breaks (pre-wrap).
           (q) => html`<div part="message user-message queued-message" class="message user queued"><span class="text">${q.text}</span><span class="marker">${this.labels.queued}</span></div>`,
         )}
-      </div>`;
+      </div>
+      <div class="end" aria-hidden="true"></div>`;
   }
 }

@@ -137,7 +137,8 @@ describe('<wave-chat>', () => {
           el.show();
           await el.updateComplete;
           await t.updateComplete;
-          expect(reads, 'the transcript scrolls once shown').to.include('scrollTop=');
+          // It scrolls on the frame after (no layout inside an update).
+          await until(() => reads.includes('scrollTop='), 'the transcript scrolls once shown');
           expect(t.scrollTop, 'at the newest row').to.be.greaterThan(0);
           expect(t.scrollHeight - t.scrollTop - t.clientHeight).to.be.lessThan(2);
         } finally {

@@ -5,6 +5,7 @@ import { WaveTranscript } from '../../components/wave-transcript.js';
 import { ChipStatus, type TranscriptItem } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
 import { flushMicrotasks } from '../helpers/fake-clock.js';
+import { until } from '../helpers/until.js';
 
 const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = false): TranscriptItem => ({
   kind: 'message',
@@ -29,6 +30,66 @@ function virtualFrames(): () => void {
     window.requestAnimationFrame = realFrame;
   };
 }
+
+/**
+ * Resolves on the next animation frame (virtual or real), after the frame callbacks the
+ * transcript asked for before it: by then it has done what it does after a render.
+ */
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
+/**
+ * Records every layout read or write (`scrollHeight`, `scrollTop`, `clientHeight`, `getBoundingClientRect`)
+ * on elements inside a shadow root, and whether it happened inside a transcript's update.
+ */
+function spyLayout(): { log: string[]; restore: () => void } {
+  const log: string[] = [];
+  const proto = Element.prototype;
+  const height = Object.getOwnPropertyDescriptor(proto, 'scrollHeight')!;
+  const top = Object.getOwnPropertyDescriptor(proto, 'scrollTop')!;
+  const client = Object.getOwnPropertyDescriptor(proto, 'clientHeight')!;
+  const rect = proto.getBoundingClientRect;
+  const update = Object.getOwnPropertyDescriptor(WaveTranscript.prototype, 'performUpdate') ?? null;
+  let inUpdate = 0;
+  const mine = (node: Element) => node instanceof WaveTranscript || (node.getRootNode() as ShadowRoot).host instanceof WaveTranscript;
+  const note = (node: Element, what: string) => {
+    if (mine(node)) log.push(inUpdate ? `${what} in update` : what);
+  };
+  Object.defineProperty(proto, 'scrollHeight', { configurable: true, get(this: Element) { note(this, 'scrollHeight'); return height.get!.call(this); } });
+  Object.defineProperty(proto, 'clientHeight', { configurable: true, get(this: Element) { note(this, 'clientHeight'); return client.get!.call(this); } });
+  Object.defineProperty(proto, 'scrollTop', {
+    configurable: true,
+    get(this: Element) { note(this, 'scrollTop'); return top.get!.call(this); },
+    set(this: Element, v: number) { note(this, 'scrollTop='); top.set!.call(this, v); },
+  });
+  proto.getBoundingClientRect = function (this: Element) { note(this, 'getBoundingClientRect'); return rect.call(this); };
+  const performUpdate = (WaveTranscript.prototype as unknown as { performUpdate(): void }).performUpdate;
+  Object.defineProperty(WaveTranscript.prototype, 'performUpdate', {
+    configurable: true,
+    writable: true,
+    value(this: WaveTranscript) {
+      inUpdate++;
+      try {
+        performUpdate.call(this);
+      } finally {
+        inUpdate--;
+      }
+    },
+  });
+  return {
+    log,
+    restore: () => {
+      Object.defineProperty(proto, 'scrollHeight', height);
+      Object.defineProperty(proto, 'scrollTop', top);
+      Object.defineProperty(proto, 'clientHeight', client);
+      proto.getBoundingClientRect = rect;
+      if (update) Object.defineProperty(WaveTranscript.prototype, 'performUpdate', update);
+      else delete (WaveTranscript.prototype as unknown as { performUpdate?: unknown }).performUpdate;
+    },
+  };
+}
+
+/** How far (px) the transcript's view is from its bottom; the test's own read, not the element's. */
+const fromBottom = (el: Element) => el.scrollHeight - el.scrollTop - el.clientHeight;
 
 describe('<wave-transcript>', () => {
   // The Markdown renderer loads after the widget is usable; these tests read rendered Markdown.
@@ -162,11 +223,11 @@ describe('<wave-transcript>', () => {
       const t0 = performance.now() + 10_000;
       const runFrames = (at: number) => frames.splice(0).forEach((callback) => callback(at));
       let renders = 0;
-      const counted = el as unknown as { updated(): void };
+      const counted = el as unknown as { updated(changed: unknown): void };
       const realUpdated = counted.updated;
-      counted.updated = function (this: WaveTranscript) {
+      counted.updated = function (this: WaveTranscript, changed: unknown) {
         renders++;
-        realUpdated.call(this);
+        realUpdated.call(this, changed);
       };
       const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
       const tick = flushMicrotasks;
@@ -232,8 +293,8 @@ describe('<wave-transcript>', () => {
       el.items = [...items, msg('500', 'user', 'new')];
       await el.updateComplete;
       expect(el.shadowRoot!.querySelectorAll('[part~="message"]')).to.have.length(501);
-      // Sticks to the newest row.
-      expect(el.scrollTop + el.clientHeight).to.be.closeTo(el.scrollHeight, 2);
+      // Sticks to the newest row (after the browser's layout of the frame).
+      await until(() => fromBottom(el) < 2, 'the newest row in view');
     });
 
     it('renders restored history read-only above the live rows', async () => {
@@ -261,6 +322,122 @@ describe('<wave-transcript>', () => {
       const chip = el.shadowRoot!.querySelector('wave-tool-chip')!;
       await realClick(chip.shadowRoot!.querySelector('[part~="cancel-button"]')!);
       expect(session.answers.map((a) => [a.id, a.decision, a.accepted])).to.deep.equal([['c1', 'cancel', true]]);
+    });
+  });
+
+  describe('following the newest row', () => {
+    const paragraph = (i: number) => `Paragraph ${i} with **bold** words and a [link](https://example.com/${i}) to read.\n\n`;
+    const longReply = Array.from({ length: 60 }, (_, i) => paragraph(i)).join('');
+
+    it('follows a streaming reply down, with no layout read or written inside an update', async () => {
+      const spy = spyLayout();
+      const restore = virtualFrames();
+      try {
+        const el = await fixture<WaveTranscript>(
+          html`<wave-transcript style="height:200px" .items=${[msg('u', 'user', 'Tell me'), msg('s', 'assistant', '', true)]}></wave-transcript>`,
+        );
+        for (let end = 40; end < longReply.length; end += 400) {
+          el.items = [msg('u', 'user', 'Tell me'), msg('s', 'assistant', longReply.slice(0, end), true)];
+          await el.updateComplete;
+          await nextFrame();
+          expect(fromBottom(el), `at ${end} characters`).to.be.lessThan(2);
+        }
+        el.items = [msg('u', 'user', 'Tell me'), msg('s', 'assistant', longReply, false)];
+        await el.updateComplete;
+        await nextFrame();
+        expect(el.scrollTop).to.be.greaterThan(0);
+        expect(fromBottom(el)).to.be.lessThan(2);
+        expect(spy.log.filter((entry) => entry.endsWith('in update')), 'layout touched inside an update').to.deep.equal([]);
+        expect(spy.log, 'the element scrolls itself').to.include('scrollTop=');
+      } finally {
+        restore();
+        spy.restore();
+      }
+    });
+
+    it('does not yank a visitor who scrolled up to read, and follows again once they are back at the bottom', async () => {
+      const el = await fixture<WaveTranscript>(html`<wave-transcript style="height:200px" .items=${[msg('s', 'assistant', longReply.slice(0, 2000), true)]}></wave-transcript>`);
+      await until(() => el.scrollTop > 0 && fromBottom(el) < 2, 'following the reply');
+      const scrolled = new Promise((resolve) => el.addEventListener('scroll', resolve, { once: true }));
+      el.scrollTop = 50;
+      await scrolled;
+      for (const end of [2500, 3000, 3500]) {
+        el.items = [msg('s', 'assistant', longReply.slice(0, end), true)];
+        await el.updateComplete;
+        await nextFrame();
+        expect(el.scrollTop, `still where the visitor is reading at ${end} characters`).to.equal(50);
+      }
+      // Back at the bottom: followed again.
+      const back = new Promise((resolve) => el.addEventListener('scroll', resolve, { once: true }));
+      el.scrollTop = el.scrollHeight;
+      await back;
+      el.items = [msg('s', 'assistant', longReply.slice(0, 4500), true)];
+      await el.updateComplete;
+      await nextFrame();
+      expect(fromBottom(el)).to.be.lessThan(2);
+    });
+
+    it('while hidden, reads and writes no layout; shown again, it scrolls to the newest row', async () => {
+      const spy = spyLayout();
+      const restore = virtualFrames();
+      try {
+        const el = await fixture<WaveTranscript>(html`<wave-transcript style="height:200px" .shown=${false} .items=${[msg('s', 'assistant', '', true)]}></wave-transcript>`);
+        for (let end = 100; end < longReply.length; end += 700) {
+          el.items = [msg('s', 'assistant', longReply.slice(0, end), true)];
+          await el.updateComplete;
+          await nextFrame();
+        }
+        el.items = [msg('s', 'assistant', longReply, false)];
+        await el.updateComplete;
+        await nextFrame();
+        expect(spy.log, 'layout touched while hidden').to.deep.equal([]);
+        el.shown = true;
+        await el.updateComplete;
+        await until(() => spy.log.includes('scrollTop='), 'a scroll once shown');
+        expect(spy.log.filter((entry) => entry.endsWith('in update')), 'layout touched inside an update').to.deep.equal([]);
+        expect(el.scrollTop).to.be.greaterThan(0);
+        expect(fromBottom(el)).to.be.lessThan(2);
+      } finally {
+        restore();
+        spy.restore();
+      }
+    });
+
+    it('leaves the DOM of closed blocks alone while the open block streams', async () => {
+      const reply = Array.from({ length: 70 }, (_, i) => paragraph(i)).join('') + '| a | b |\n|---|---|\n| 1 | 2 |\n\n- one\n- two\n\nThe end.';
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('p', 'assistant', '', true)]}></wave-transcript>`);
+      const message = el.shadowRoot!.querySelector('[part~="message"]')!;
+      const restore = virtualFrames();
+      let closed: Element[] = [];
+      const touched = new Set<Element>();
+      const observer = new MutationObserver((records) => {
+        for (const r of records) {
+          const node = r.target instanceof Element ? r.target : r.target.parentElement;
+          for (const block of closed) if (block === node || block.contains(node)) touched.add(block);
+        }
+      });
+      observer.observe(message, { childList: true, subtree: true, characterData: true, attributes: true });
+      try {
+        for (let end = 1; end <= reply.length; end += 5) {
+          el.items = [msg('p', 'assistant', reply.slice(0, end), true)];
+          await el.updateComplete;
+          // Every paragraph but the last is closed once a blank line and text follow it.
+          if (closed.length === 0 && end > paragraph(0).length * 40) {
+            observer.takeRecords();
+            closed = [...message.querySelectorAll('p')].slice(0, 38);
+          }
+        }
+      } finally {
+        restore();
+      }
+      el.items = [msg('p', 'assistant', reply, false)];
+      await el.updateComplete;
+      observer.takeRecords();
+      observer.disconnect();
+      expect(closed).to.have.length(38);
+      // The same nodes, still in place, and not one mutation inside them since they closed.
+      expect([...message.querySelectorAll('p')].slice(0, 38)).to.deep.equal(closed);
+      expect([...touched]).to.deep.equal([]);
     });
   });
 
