@@ -333,15 +333,16 @@ export class IncrementalLexer {
       }
     }
     if (last < 0) return;
-    let length = this.#closedLength;
-    for (let i = this.#closed; i <= last; i++) length += this.#tokens[i]!.raw.length;
-    // Only when the blocks' raw text really is the start of the text (else keep lexing it whole).
+    // Only when the newly closed blocks' raw text really is what follows the closed text (else
+    // keep lexing it whole).
     let raw = '';
-    for (let i = 0; i <= last; i++) raw += this.#tokens[i]!.raw;
-    if (raw.length !== length || !this.#text.startsWith(raw)) return;
+    for (let i = this.#closed; i <= last; i++) raw += this.#tokens[i]!.raw;
+    if (!this.#text.startsWith(raw, this.#closedLength)) return;
+    const length = this.#closedLength + raw.length;
     // Only definitions inside closed blocks carry over: one still being written may change, and
-    // while a closed block may have used it, those blocks are not closed yet.
-    const closedLinks: Links = Object.create(null);
+    // while a closed block may have used it, those blocks are not closed yet. The blocks closed
+    // before carry `#links` already; only the newly closed ones are looked through.
+    const closedLinks: Links = Object.assign(Object.create(null) as Links, this.#links);
     const visit = (tokens: readonly Token[]): void => {
       for (const token of tokens) {
         if (token.type === 'def') {
@@ -353,7 +354,7 @@ export class IncrementalLexer {
         if (token.type === 'list') for (const item of (token as Tokens.List).items) visit(item.tokens);
       }
     };
-    visit(this.#tokens.slice(0, last + 1));
+    visit(this.#tokens.slice(this.#closed, last + 1));
     if (Object.keys(closedLinks).length !== Object.keys(links).length) return;
     this.#closed = last + 1;
     this.#closedLength = length;
