@@ -281,6 +281,9 @@ class Renderer {
 
 const LEX_OPTIONS: MarkedOptions = { gfm: true, breaks: true };
 
+/** A line no list item starts or continues with (after a blank line, which ends lazy continuation). */
+const LIST_ENDED = /^[^\s*+\-\d]/;
+
 function newLinks(tokens: readonly Token[] & { links?: Links }, known: Links): boolean {
   return Object.keys(tokens.links ?? {}).some((key) => !Object.hasOwn(known, key));
 }
@@ -326,11 +329,13 @@ export class IncrementalLexer {
   #advance(links: Links): void {
     let last = -1;
     for (let i = this.#tokens.length - 2; i >= this.#closed; i--) {
-      // A list is not closed by a blank line: a later line may still become its next item.
-      if (this.#tokens[i]!.type === 'space' && this.#tokens[i - 1]?.type !== 'list') {
-        last = i;
-        break;
-      }
+      if (this.#tokens[i]!.type !== 'space') continue;
+      // A list is not closed by a blank line alone: a later line may still become its next item
+      // or continue one. A block after it that starts a line with what no list line starts with
+      // (not indented, no bullet, no digit) has ended it.
+      if (this.#tokens[i - 1]?.type === 'list' && !LIST_ENDED.test(this.#tokens[i + 1]!.raw)) continue;
+      last = i;
+      break;
     }
     if (last < 0) return;
     // Only when the newly closed blocks' raw text really is what follows the closed text (else

@@ -26,6 +26,8 @@ const BLOCKS = [
   '# Heading', 'Heading\n===', 'para with *em* and [link][r] and `code`', 'lazy\ncontinuation', '- a\n- b', '- a\n\n- b', '1. one\n2. two',
   '- a\n\n  more a', '> quote\nlazy', '```js\nlet a = 1;\n\nlet b;\n```', '```\nunclosed', '    indented\n\n    code', '---', '| a | b |\n|---|---|\n| 1 | 2 |',
   '[r]: https://example.com/r "T"', '  2. b', '2) two', '   - nested', '  continued', '> a\n> b', '+ plus', '10. ten', 'a  \nhard break', '<div>\nhtml\n</div>', 'text with\\\nbackslash', '* * *', '- [ ] task\n- [x] done', '&copy; &AElig;',
+  // What may or may not end a list after a blank line (a list closes early only when it cannot go on).
+  '* star', '1) p', ' - space bullet', '\tTabbed', '___', '#nospace', '~~~\nfence\n~~~', 'x',
 ];
 
 describe('markdown: streaming', () => {
@@ -39,7 +41,7 @@ describe('markdown: streaming', () => {
 
   it('gives the same tokens as a whole lex for generated documents cut anywhere', () => {
     const doc = fc
-      .array(fc.tuple(fc.constantFrom(...BLOCKS), fc.constantFrom('\n\n', '\n', '\n\n\n', '\n\n  ')), { minLength: 1, maxLength: 12 })
+      .array(fc.tuple(fc.constantFrom(...BLOCKS), fc.constantFrom('\n\n', '\n', '\n\n\n', '\n\n  ', '\n\n\t', '\n \n')), { minLength: 1, maxLength: 12 })
       .map((parts) => parts.map(([block, sep]) => block + sep).join(''));
     fc.assert(
       fc.property(doc, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => streamMatches(text, cuts) === null),
@@ -68,6 +70,27 @@ describe('markdown: streaming', () => {
     // Whole re-lexing would read ~reply.length² / 16 characters; the tail alone stays linear.
     expect(total).to.be.lessThan(reply.length * 20);
     expect(Math.max(...lexed)).to.be.lessThan(200);
+  });
+
+  it('closes a list once a line that cannot continue it follows: the block after it streams without re-lexing the list', () => {
+    const reply = `- first\n- second\n\n\`\`\`js\n${'let x = 1;\n'.repeat(40)}\`\`\`\n\nDone.`;
+    const lexed: string[] = [];
+    const original = Lexer.prototype.lex;
+    Lexer.prototype.lex = function (this: Lexer, src: string) {
+      lexed.push(src);
+      return original.call(this, src);
+    };
+    let last = '';
+    try {
+      const lexer = new IncrementalLexer();
+      for (let end = 1; end < reply.length; end += 5) lexer.lex(reply.slice(0, end));
+      last = JSON.stringify(lexer.lex(reply));
+    } finally {
+      Lexer.prototype.lex = original;
+    }
+    expect(last).to.equal(whole(reply));
+    // The list is lexed with the fence's first characters once, when it closes; never again.
+    expect(lexed.filter((src) => src.startsWith('- first') && src.includes('```'))).to.have.length(1);
   });
 
   it('starts again when the text is replaced rather than extended', () => {
