@@ -22,6 +22,16 @@ export interface RunInChromiumOptions {
   cpuSlowdown?: number;
 }
 
+/**
+ * What a bench page may call to read Blink's own counters (CDP `Performance.getMetrics`: e.g.
+ * `LayoutDuration`, `RecalcStyleDuration` in seconds, `LayoutCount`), for work the page's own
+ * timers cannot see (the style, layout and paint of each frame). Absent outside `runInChromium`.
+ *
+ * @example
+ * const before = await globalThis[BENCH_METRICS]?.();
+ */
+export const BENCH_METRICS = '__waveBenchMetrics';
+
 const GLOBAL = '__waveBenchRun';
 
 /**
@@ -60,10 +70,14 @@ export async function runInChromium(entryFile: string, options: RunInChromiumOpt
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const page = await browser.newPage();
+    const cdp = await page.context().newCDPSession(page);
     if (options.cpuSlowdown && options.cpuSlowdown > 1) {
-      const cdp = await page.context().newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown });
     }
+    await cdp.send('Performance.enable');
+    await page.exposeFunction(BENCH_METRICS, async () =>
+      Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value])),
+    );
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.setContent(options.html ?? '<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>');

@@ -15,6 +15,10 @@ if (!customElements.get('wave-transcript')) customElements.define('wave-transcri
 
 const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
 
+/** Blink's own counters, when the page runs under `runInChromium` (see BENCH_METRICS there). */
+const blinkMetrics = (): Promise<Record<string, number>> | undefined =>
+  (globalThis as unknown as Record<string, (() => Promise<Record<string, number>>) | undefined>)['__waveBenchMetrics']?.();
+
 function conformance(): Record<string, number | string> {
   const all = examples as CommonMarkExample[];
   const plain = all.filter((e) => !hasRawHtml(e));
@@ -66,7 +70,10 @@ async function transcriptWith(text: string, streaming: boolean): Promise<WaveTra
   return el;
 }
 
-/** Main-thread time spent in the element's updates (lexing, rendering, committing to the DOM). */
+/**
+ * Main-thread time spent in the element's updates (lexing, rendering, committing to the DOM, and
+ * any layout an update forces); the style and layout of the frames that follow are not in it.
+ */
 function timeUpdates(el: WaveTranscript): { total: () => number; count: () => number; worst: () => number } {
   const target = el as unknown as { performUpdate(): void };
   const original = target.performUpdate;
@@ -106,6 +113,7 @@ export async function streaming(): Promise<Record<string, number | string>> {
   // One delta per frame: every delta is rendered (the most work streaming can cause).
   const paced = await transcriptWith('', true);
   const pacedTimer = timeUpdates(paced);
+  const blinkBefore = await blinkMetrics();
   let worstFrame = 0;
   let last = await frame();
   for (const sofar of steps) {
@@ -115,7 +123,16 @@ export async function streaming(): Promise<Record<string, number | string>> {
     last = now;
   }
   await paced.updateComplete;
+  const blinkAfter = await blinkMetrics();
   paced.remove();
+  // The frames' own style and layout (not in the update figures above): Blink's counters over the
+  // same frames; all of the page's, but the transcript is the only thing on it that changes.
+  const blink: Record<string, number> = {};
+  if (blinkBefore && blinkAfter) {
+    const spent = (key: string) => (blinkAfter[key]! - blinkBefore[key]!) * 1000;
+    blink['one delta per frame: the frames\' own style + layout, not in the total (ms)'] = +(spent('RecalcStyleDuration') + spent('LayoutDuration')).toFixed(1);
+    blink['one delta per frame: layouts'] = blinkAfter['LayoutCount']! - blinkBefore['LayoutCount']!;
+  }
 
   // A burst: deltas arrive faster than frames (each in its own task), as a fast stream does.
   const burst = await transcriptWith('', true);
@@ -147,6 +164,7 @@ export async function streaming(): Promise<Record<string, number | string>> {
     'one delta per frame: total ÷ once': +(pacedTimer.total() / onceMs).toFixed(2),
     'one delta per frame: worst update (ms)': +pacedTimer.worst().toFixed(2),
     'one delta per frame: longest frame (ms)': +worstFrame.toFixed(1),
+    ...blink,
     'burst: renders for all deltas': burstTimer.count(),
     'burst: total render work (ms)': +burstTimer.total().toFixed(1),
     'burst: total ÷ once': +(burstTimer.total() / onceMs).toFixed(2),
