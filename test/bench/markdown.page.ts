@@ -127,11 +127,12 @@ export async function streaming(): Promise<Record<string, number | string>> {
   paced.remove();
   // The frames' own style and layout (not in the update figures above): Blink's counters over the
   // same frames; all of the page's, but the transcript is the only thing on it that changes.
-  const blink: Record<string, number> = {};
+  const blink: Record<string, number | string> = {};
   if (blinkBefore && blinkAfter) {
     const spent = (key: string) => (blinkAfter[key]! - blinkBefore[key]!) * 1000;
     blink['one delta per frame: the frames\' own style + layout, not in the total (ms)'] = +(spent('RecalcStyleDuration') + spent('LayoutDuration')).toFixed(1);
-    blink['one delta per frame: layouts'] = blinkAfter['LayoutCount']! - blinkBefore['LayoutCount']!;
+    blink['one delta per frame: of which style (ms) / style recalculations'] = `${spent('RecalcStyleDuration').toFixed(1)} / ${blinkAfter['RecalcStyleCount']! - blinkBefore['RecalcStyleCount']!}`;
+    blink['one delta per frame: of which layout (ms) / layouts'] = `${spent('LayoutDuration').toFixed(1)} / ${blinkAfter['LayoutCount']! - blinkBefore['LayoutCount']!}`;
   }
 
   // A burst: deltas arrive faster than frames (each in its own task), as a fast stream does.
