@@ -55,6 +55,9 @@ export const transcriptStyles = css`
     block-size: 1em;
     vertical-align: text-bottom;
     background: currentColor;
+  }
+  /* Steady while text arrives; blinking once the reply pauses (see WaveTranscript.caretPauseMs). */
+  .message[data-streaming][data-paused]::after {
     animation: blink 1s steps(2) infinite;
   }
   .marker {

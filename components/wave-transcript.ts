@@ -113,6 +113,15 @@ export class WaveTranscript extends LitElement {
   #renderFrom = 0;
   #lastTotal = 0;
   #backfill = 0;
+  /**
+   * How long a streaming reply must go without new text before its caret blinks (ms). While
+   * text arrives the caret stands still, so a stream costs the page no per-frame style work.
+   */
+  static caretPauseMs = 700;
+  /** The streaming message's id and length at the last update ('' when none streams). */
+  #streamSig = '';
+  #caretPaused = false;
+  #caretTimer: ReturnType<typeof setTimeout> | undefined;
   /** The frame time of the last streaming render (see `scheduleUpdate`). */
   #lastStreamFrame = -Infinity;
 
@@ -173,6 +182,7 @@ export class WaveTranscript extends LitElement {
               part="message assistant-message"
               class="message assistant ${restored ? 'restored' : ''} ${item.text === '' ? 'empty' : ''}"
               ?data-streaming=${item.streaming}
+              ?data-paused=${item.streaming && this.#caretPaused}
               ?data-stopped=${item.stopped === true}
             >
               ${item.text === '' ? nothing : guard([item.text, this.allowedImageOrigins, this.labels, markdown], () =>
@@ -276,6 +286,7 @@ export class WaveTranscript extends LitElement {
     // A queued message of the visitor's own follows the conversation down again.
     if (changed.has('queue') && this.queue.length > 0) this.#stickToBottom = true;
     if (!changed.has('items') && !changed.has('history')) return;
+    this.#watchCaret();
     if (this.#views.size > 0) {
       const ids = new Set([...this.history.map((i) => `h:${i.id}`), ...this.items.map((i) => i.id)]);
       for (const id of this.#views.keys()) if (!ids.has(id)) this.#views.delete(id);
@@ -287,6 +298,21 @@ export class WaveTranscript extends LitElement {
     if (added > RENDER_CHUNK) this.#renderFrom = Math.max(this.#renderFrom, total - RENDER_CHUNK);
     this.#renderFrom = Math.min(this.#renderFrom, total);
     this.#lastTotal = total;
+  }
+
+  /** New text in the streaming reply stills its caret; a pause of `caretPauseMs` lets it blink. */
+  #watchCaret(): void {
+    const streaming = this.items.find((i) => i.kind === 'message' && i.streaming);
+    const sig = streaming?.kind === 'message' ? `${streaming.id}:${streaming.text.length}` : '';
+    if (sig === this.#streamSig) return;
+    this.#streamSig = sig;
+    this.#caretPaused = false;
+    clearTimeout(this.#caretTimer);
+    if (!sig) return;
+    this.#caretTimer = setTimeout(() => {
+      this.#caretPaused = true;
+      this.requestUpdate();
+    }, (this.constructor as typeof WaveTranscript).caretPauseMs);
   }
 
   #scheduleBackfill(): void {
@@ -318,6 +344,8 @@ export class WaveTranscript extends LitElement {
     this.#followFrame = 0;
     cancelAnimationFrame(this.#backfill);
     this.#backfill = 0;
+    clearTimeout(this.#caretTimer);
+    this.#streamSig = '';
   }
 
   /** True once every row is in the DOM (rows of a bulk arrival are added over a few frames). */

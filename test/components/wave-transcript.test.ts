@@ -177,6 +177,31 @@ describe('<wave-transcript>', () => {
       expect(streamed.querySelector('a[href="https://example.com/r"]')!.textContent).to.equal('ref');
     });
 
+    it('the streaming caret stands still while text arrives and blinks once the reply pauses', async () => {
+      const pause = WaveTranscript.caretPauseMs;
+      WaveTranscript.caretPauseMs = 40;
+      try {
+        const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('c', 'assistant', 'Hel', true)]}></wave-transcript>`);
+        const message = () => el.shadowRoot!.querySelector('[part~="message"]')!;
+        const caret = () => getComputedStyle(message(), '::after');
+        expect(caret().content, 'a caret is drawn').to.not.equal('none');
+        expect(caret().animationName, 'still right after text arrived').to.equal('none');
+        await until(() => caret().animationName === 'blink', 'the caret blinks after a pause');
+        // New text stills it again at once, then the next pause lets it blink.
+        el.items = [msg('c', 'assistant', 'Hello there', true)];
+        await el.updateComplete;
+        expect(caret().animationName, 'still again with new text').to.equal('none');
+        await until(() => caret().animationName === 'blink', 'blinks after the next pause');
+        // The reply ends: no caret.
+        el.items = [msg('c', 'assistant', 'Hello there.', false)];
+        await el.updateComplete;
+        expect(caret().content === 'none' || caret().content === 'normal', 'no caret once done').to.equal(true);
+        expect(message().hasAttribute('data-paused')).to.equal(false);
+      } finally {
+        WaveTranscript.caretPauseMs = pause;
+      }
+    });
+
     it("keeps every block's element while a long reply streams (nothing announced twice), past one page of blocks", async () => {
       const reply = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} with **bold** and a [link](https://example.com/${i}).`).join('\n\n');
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('p', 'assistant', 'P', true)]}></wave-transcript>`);
