@@ -84,12 +84,18 @@ export const ISSUE_SEEDS: Seed[] = [
 ];
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout and -2 to -5, each measured once
- * against frozen rules and then used to tune them) and `held-out` (wave-heldout-6, written after the
- * final rules were frozen, never tuned on). See each folder's SOURCE.txt.
+ * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -9, each measured
+ * once against frozen rules and then used to tune them), `held-out` (wave-heldout-6, written after
+ * the rules of issue 10 were frozen, never tuned on) and `fresh` (wave-heldout-10, written after
+ * the last rules by their author in wordings they do not name, never tuned on). See each SOURCE.txt.
  */
-export function ownSeeds(set: 'dev' | 'held-out'): Seed[] {
-  const folders = set === 'dev' ? ['wave-heldout', 'wave-heldout-2', 'wave-heldout-3', 'wave-heldout-4', 'wave-heldout-5'] : ['wave-heldout-6'];
+export function ownSeeds(set: 'dev' | 'held-out' | 'fresh'): Seed[] {
+  const folders =
+    set === 'dev'
+      ? ['wave-heldout', 'wave-heldout-2', 'wave-heldout-3', 'wave-heldout-4', 'wave-heldout-5', 'wave-heldout-7', 'wave-heldout-8', 'wave-heldout-9']
+      : set === 'held-out'
+        ? ['wave-heldout-6']
+        : ['wave-heldout-10'];
   return folders.flatMap((folder) =>
     rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
   );
@@ -586,7 +592,7 @@ export async function runAdversarial(options: RunOptions): Promise<RunResult> {
   const harness = await startHarness();
   try {
     const seeds = [...corpusSeeds(), ...ISSUE_SEEDS];
-    const own = (set: 'dev' | 'held-out', salt: number): Variant[] => [
+    const own = (set: 'dev' | 'held-out' | 'fresh', salt: number): Variant[] => [
       // Every phrasing plain, then mutated variants of them.
       ...ownSeeds(set).map((seed) => ({ family: seed.family, mutations: [], text: seed.text, core: seed.core })),
       ...sample(attackVariant(ownSeeds(set)), Math.ceil(options.attackRuns / 3), options.seed + salt),
@@ -595,6 +601,7 @@ export async function runAdversarial(options: RunOptions): Promise<RunResult> {
       ['generated', sample(attackVariant(seeds), options.attackRuns, options.seed)],
       ['dev', own('dev', 1)],
       ['held-out', own('held-out', 5)],
+      ['fresh', own('fresh', 9)],
     ];
     let slot = 0;
     for (const [set, variants] of attackSets) {
