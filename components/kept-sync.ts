@@ -1,11 +1,15 @@
 /**
  * Several tabs of a site keep one conversation (`persist-transcript`): the element's saves merge
  * into what the other tabs kept, a save that changed the record is announced on the site's kept
- * channel, and the other tabs take it in once no turn is under way there. Loaded with the
- * conversation code, only when the attribute is set (the launcher carries none of it).
+ * channel, and the other tabs take it in once no turn is under way there. Part of the conversation
+ * chunk (the launcher's file carries none of it); an element makes one only with the attribute.
  */
 import type { SessionState, WaveSessionApi } from '../src/agent/types.js';
+import { keptChannelName } from './transcript-key.js';
 import { keptBusy, mergeKept, persistableItems, type TranscriptStore } from './transcript-store.js';
+
+/** The session's record as kept: the restored turns, then this page's. */
+const ownRows = (state: SessionState) => persistableItems([...(state.earlier ?? []), ...state.items]);
 
 /** What the sync needs of its element. */
 export interface KeptHost {
@@ -53,7 +57,7 @@ export class KeptSync {
       if (this.#restartWanted || !host.persistTranscript) return;
       // The session's record is the one source: the kept turns it restored, then this page's.
       const state = host.state;
-      const rows = persistableItems([...(state.earlier ?? []), ...state.items]);
+      const rows = ownRows(state);
       const mine = JSON.stringify(rows);
       // Nothing to keep, or nothing new since the last save: the kept record stands as the
       // tabs left it (a new conversation clears it in restarted()).
@@ -100,7 +104,7 @@ export class KeptSync {
     if (this.#channel?.key === key) return this.#channel.channel;
     this.close();
     if (!this.#host.persistTranscript || !this.#host.isConnected || typeof BroadcastChannel !== 'function') return null;
-    const channel = new BroadcastChannel(`wave-chat:kept:${key}`);
+    const channel = new BroadcastChannel(keptChannelName(key));
     channel.onmessage = (event: MessageEvent) => {
       const kind = (event.data as { kind?: unknown } | null)?.kind;
       if (kind === 'restarted') this.#restartWanted = true;
@@ -146,7 +150,7 @@ export class KeptSync {
         return;
       }
       const state = host.state;
-      const rows = mergeKept(stored, persistableItems([...(state.earlier ?? []), ...state.items]));
+      const rows = mergeKept(stored, ownRows(state));
       const json = JSON.stringify(rows);
       // Nothing of this tab's is missing from the kept record: the restore below needs no save.
       if (json === JSON.stringify(stored)) this.#lastKept = json;

@@ -11,7 +11,7 @@ import type { WaveSession } from '../src/agent/wave-session.js';
 import { createLazyPageTools } from '../src/page/lazy-page-tools.js';
 
 // The kept conversation's code (persist-transcript) rides here: it shares the record's helpers.
-export { idbTranscriptStore, persistableItems } from './transcript-store.js';
+export { idbTranscriptStore } from './transcript-store.js';
 export { KeptSync } from './kept-sync.js';
 // Several tabs join only with persist-transcript (it loads this chunk anyway).
 export { TabsController } from './controllers/tabs-controller.js';

@@ -8,3 +8,8 @@
 export function transcriptKey(siteId: string): string {
   return `wave-chat:transcript:${siteId || 'default'}`;
 }
+
+/** The BroadcastChannel on which a site's tabs say they changed its kept conversation (`key` from `transcriptKey`). */
+export function keptChannelName(key: string): string {
+  return `wave-chat:kept:${key}`;
+}

@@ -124,7 +124,7 @@ export function mergeKept(stored: readonly TranscriptItem[], mine: readonly Tran
 const same = (a: readonly TranscriptItem[], b: readonly TranscriptItem[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * What `merge` does: the kept record after saving `items` over `stored`, and whether it changed.
+ * What a save does to the kept record: `items` merged over `stored` (see `mergeKept`), and whether it changed.
  *
  * @example
  * const { rows, changed } = keptAfterSave(await get(key), state.items);
@@ -156,7 +156,6 @@ export function keptBusy(state: { status: string; items: readonly TranscriptItem
   return state.items.some((i) => (i.kind === 'message' && i.streaming) || (i.kind === 'tool' && !isSettled(i.status)));
 }
 
-export { transcriptKey } from './transcript-key.js';
 
 let idb: Promise<TranscriptStore> | undefined;
 /** idb-keyval loads with the first use, so a page without `persist-transcript` never fetches it. */

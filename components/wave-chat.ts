@@ -35,14 +35,12 @@ let domEvents: ((event: WaveCoreEvent) => Event) | null = null;
 const loadDomEvents = async (): Promise<(event: WaveCoreEvent) => Event> =>
   (domEvents ??= sessionCode ? sessionCode.toDomEvent : (await import('./events.js')).toDomEvent);
 
-/** The kept-conversation code (`persist-transcript`), with the conversation code: loaded only with the attribute. */
-const loadStoreCode = loadSession;
 
 /** IndexedDB, its code loaded on first use. */
 const lazyIdbStore: TranscriptStore = {
-  load: async (key, signal) => (await loadStoreCode()).idbTranscriptStore.load(key, signal),
-  save: async (key, items, signal) => (await loadStoreCode()).idbTranscriptStore.save(key, items, signal),
-  clear: async (key, signal) => (await loadStoreCode()).idbTranscriptStore.clear(key, signal),
+  load: async (key, signal) => (await loadSession()).idbTranscriptStore.load(key, signal),
+  save: async (key, items, signal) => (await loadSession()).idbTranscriptStore.save(key, items, signal),
+  clear: async (key, signal) => (await loadSession()).idbTranscriptStore.clear(key, signal),
 };
 
 /** The panel's contents and the elements they use: loaded on intent. */
@@ -573,7 +571,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
     queueMicrotask(() => {
       void (async () => {
         await loading;
-        const code = await loadStoreCode();
+        const code = await loadSession();
         this.#saveQueued = false;
         await this.#kept(code).save();
       })().catch(() => undefined);
@@ -621,7 +619,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
       // The restored turns join the session's record (shown from there): the next request carries them.
       this.#session.restore?.(rows);
       // From now on this tab hears of the other tabs' saves.
-      this.#kept(sessionCode ?? (await loadStoreCode())).open();
+      this.#kept(sessionCode ?? (await loadSession())).open();
     } catch {
       // Storage may be unavailable (private mode, blocked IndexedDB): the chat still works.
     }

@@ -53,16 +53,6 @@ export class TabsController implements ReactiveController {
     host.addController(this);
   }
 
-  /** The running router (null while off), for tests and diagnostics. */
-  get router(): TabRouter | null {
-    return this.#router;
-  }
-
-  /** Resolves once the router is started or stopped as the host's state asks. */
-  get ready(): Promise<void> {
-    return this.#starting ?? Promise.resolve();
-  }
-
   hostConnected(): void {
     this.#sync();
   }

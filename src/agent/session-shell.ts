@@ -11,10 +11,11 @@ import { ToolDeferral } from '../tools/deferral.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { PageToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
 import type { ToolRouter } from '../tabs/tab-router.js';
-import type { ConfirmDecision, VisitorEvidence } from '../consent/types.js';
+import { INACTIVE_GRANT, type ConfirmDecision, type VisitorEvidence } from '../consent/types.js';
 import type { VoiceEngine } from '../voice/types.js';
 import { describeError } from '../util/describe-error.js';
 import { randomId } from '../util/ids.js';
+import { withOtherTabsSchemas } from './tool-schemas.js';
 import { ConversationStatus, type SessionState, type TranscriptItem, type Unsubscribe, type WaveCoreEvent, type WaveSessionApi } from './types.js';
 
 /** What the shell hands to the session it loads: the session takes these over as its own. */
@@ -40,8 +41,6 @@ export interface SessionShellOptions {
   warn?: (message: string) => void;
   createId?: () => string;
 }
-
-const INACTIVE_GRANT = Object.freeze({ active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 });
 
 /**
  * @example
@@ -163,22 +162,14 @@ export class SessionShell implements WaveSessionApi {
   getHostToolSchemas(): PageToolSchema[] {
     if (this.#session) return this.#session.getHostToolSchemas();
     if (this.registry.size === 0) this.load().catch((error: unknown) => this.#warn(error));
-    const own = this.ownToolSchemas();
-    const router = this.#router;
-    if (!router) return own;
-    // With the kept conversation open in other tabs, also the tools only they offer (as the session does).
-    try {
-      return [...own, ...router.remoteSchemas(new Set([...own.map((s) => s.name), ...this.registry.list().map((t) => t.name)]))];
-    } catch {
-      return own;
-    }
+    return withOtherTabsSchemas(this.ownToolSchemas(), this.registry, this.#router);
   }
 
   /** The page tools this tab offers the other tabs (see `WaveSession.ownToolSchemas`). */
   ownToolSchemas(): PageToolSchema[] {
     if (this.#session?.ownToolSchemas) return this.#session.ownToolSchemas();
     if (this.registry.size === 0) return [];
-    return this.#deferral.schemas(this.registry).filter((s) => s.name !== 'load_tools');
+    return this.#deferral.pageSchemas(this.registry);
   }
 
   /** Routes the model's calls through the other tabs' router (handed on once the session exists). */

@@ -23,6 +23,7 @@ import { VoiceState, type VoiceEngine } from '../voice/types.js';
 import type { LoopUpdate } from './conversation-loop.js';
 import { applyLoopUpdate, keptKey, recapOutput, upsertPart } from './record.js';
 import { sendForReply } from './send-for-reply.js';
+import { withOtherTabsSchemas } from './tool-schemas.js';
 import type { VoicePlugin, VoicePort } from './voice-plugin.js';
 import {
   ConversationStatus,
@@ -227,13 +228,7 @@ export class WaveSession implements WaveSessionApi {
    */
   getHostToolSchemas(): PageToolSchema[] {
     const own = this.registry.size > 0 ? this.#deferral.schemas(this.registry) : Object.entries(this.#options.builtinTools ?? {}).map(([name, def]) => builtinSchema(name, def));
-    const router = this.#router;
-    if (!router) return own;
-    try {
-      return [...own, ...router.remoteSchemas(new Set([...own.map((s) => s.name), ...this.registry.list().map((t) => t.name)]))];
-    } catch {
-      return own;
-    }
+    return withOtherTabsSchemas(own, this.registry, this.#router);
   }
 
   /**
@@ -242,7 +237,7 @@ export class WaveSession implements WaveSessionApi {
    */
   ownToolSchemas(): PageToolSchema[] {
     if (this.registry.size === 0) return [];
-    return this.#deferral.schemas(this.registry).filter((s) => s.name !== 'load_tools');
+    return this.#deferral.pageSchemas(this.registry);
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import type { KeyValueStorage } from '../storage.js';
-import type { SpendGrantState } from './types.js';
+import { INACTIVE_GRANT, type SpendGrantState } from './types.js';
 
 /** The grant's numbers, one place. */
 export const SpendGrantLimits = {
@@ -52,7 +52,6 @@ export interface GrantRecord {
   expiresAt: number;
 }
 
-const INACTIVE: SpendGrantState = Object.freeze({ active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 });
 
 /** Storage key of a site's grant. */
 export function spendGrantKey(siteId: string): string {
@@ -122,7 +121,7 @@ export class SpendGrant {
   /** Public snapshot; an expired grant ends here (and emits `expired` once). */
   state(): SpendGrantState {
     const live = this.#current();
-    return live ? { active: true, spent: live.spent, cap: live.cap, grantedAt: live.grantedAt, expiresAt: live.expiresAt } : INACTIVE;
+    return live ? { active: true, spent: live.spent, cap: live.cap, grantedAt: live.grantedAt, expiresAt: live.expiresAt } : INACTIVE_GRANT;
   }
 
   /**
@@ -164,7 +163,7 @@ export class SpendGrant {
   /** The visitor confirmed the cap re-ask: the cap grows by 200. The expiry does not move. */
   raise(): SpendGrantState {
     const live = this.#current();
-    if (!live) return INACTIVE;
+    if (!live) return INACTIVE_GRANT;
     live.cap += SpendGrantLimits.capStep;
     this.#changed(SpendGrantEvent.raised);
     return this.state();
@@ -217,7 +216,7 @@ export class SpendGrant {
 
   #notifyChange(): void {
     const live = this.#live;
-    const snapshot = live ? { active: true, ...live } : INACTIVE;
+    const snapshot = live ? { active: true, ...live } : INACTIVE_GRANT;
     this.#safe(() => this.#options.onChange?.(snapshot));
   }
 

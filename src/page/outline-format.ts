@@ -27,6 +27,8 @@
  */
 
 /** A control's role as the outline names it (`textbox`, `button`, `link`…). */
+import { quote } from './text.js';
+
 export type OutlineRole = string;
 
 /** One outline line as data. */
@@ -74,28 +76,28 @@ const MORE = /^…\(\+(\d+) more\)$/;
 export function formatOutlineItem(item: OutlineItem): string {
   switch (item.kind) {
     case 'text':
-      return `- text ${q(item.text)}`;
+      return `- text ${quote(item.text)}`;
     case 'heading':
-      return `- heading(${item.level}) ${q(item.text)}`;
+      return `- heading(${item.level}) ${quote(item.text)}`;
     case 'region':
-      return `- region ${item.landmark}${item.name ? ` ${q(item.name)}` : ''}`;
+      return `- region ${item.landmark}${item.name ? ` ${quote(item.name)}` : ''}`;
     case 'form':
-      return `- form${item.name ? ` ${q(item.name)}` : ''}`;
+      return `- form${item.name ? ` ${quote(item.name)}` : ''}`;
     case 'iframe': {
-      let line = `- iframe${item.name ? ` ${q(item.name)}` : ''}`;
-      if (item.crossOrigin) line += ` cross-origin${item.origin ? ` src=${q(item.origin)}` : ''}`;
+      let line = `- iframe${item.name ? ` ${quote(item.name)}` : ''}`;
+      if (item.crossOrigin) line += ` cross-origin${item.origin ? ` src=${quote(item.origin)}` : ''}`;
       return line;
     }
     case 'control': {
-      if (item.password || item.ref === undefined) return `- ${item.role} ${q(item.name)} password`;
-      let line = `- ${item.role} ${q(item.name)} [ref=${item.ref}]`;
-      if (item.value !== undefined) line += ` value=${q(item.value)}`;
+      if (item.password || item.ref === undefined) return `- ${item.role} ${quote(item.name)} password`;
+      let line = `- ${item.role} ${quote(item.name)} [ref=${item.ref}]`;
+      if (item.value !== undefined) line += ` value=${quote(item.value)}`;
       if (item.options) {
         const listed = item.moreOptions ? [...item.options, `…(+${item.moreOptions} more)`] : item.options;
         line += ` options=${JSON.stringify(listed)}`;
       }
       if (item.checked) line += ' checked';
-      if (item.href !== undefined) line += ` href=${q(item.href)}`;
+      if (item.href !== undefined) line += ` href=${quote(item.href)}`;
       if (item.required) line += ' required';
       if (item.disabled) line += ' disabled';
       return line;
@@ -187,10 +189,6 @@ export function parseOutline(text: string): OutlineEntry[] {
     if (entry) out.push(entry);
   }
   return out;
-}
-
-function q(text: string): string {
-  return JSON.stringify(text);
 }
 
 type Token =

@@ -42,6 +42,14 @@ export class ToolDeferral {
   }
 
   /**
+   * The page tools this tab offers the other tabs of the kept conversation: the active set without
+   * `load_tools` (a tab loads its own deferred tools).
+   */
+  pageSchemas(registry: ToolRegistry): PageToolSchema[] {
+    return this.schemas(registry).filter((s) => s.name !== LOAD_TOOLS_NAME);
+  }
+
+  /**
    * Schemas for the next request: every tool when within the limits, else the active set
    * followed by `load_tools`.
    *

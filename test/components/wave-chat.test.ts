@@ -9,6 +9,7 @@ import { WaveChat } from '../../components/wave-chat.js';
 import { CONFIRM_SETTLE_MS } from '../../components/wave-tool-chip.js';
 import { WaveTranscript } from '../../components/wave-transcript.js';
 import { idbTranscriptStore, type TranscriptStore } from '../../components/transcript-store.js';
+import { keptChannelName, transcriptKey } from '../../components/transcript-key.js';
 import { ChipStatus, ConversationStatus, type TranscriptItem, type WaveCoreEvent } from '../../src/agent/types.js';
 import { FakeSession, activeGrant, awaitingChip, deepActiveElement, realClick } from './fake-session.js';
 
@@ -484,23 +485,28 @@ describe('<wave-chat>', () => {
       };
       /** Hears the site's kept-conversation channel, as a third tab would. */
       const hear = (key: string) => {
-        const channel = new BroadcastChannel(`wave-chat:kept:${key}`);
+        const channel = new BroadcastChannel(keptChannelName(key));
         const heard: string[] = [];
         channel.onmessage = (e) => heard.push((e.data as { kind: string }).kind);
         return { heard, close: () => channel.close() };
       };
       const record = (el: WaveChat) => [...(el.state.earlier ?? []), ...el.state.items].map((i) => i.id);
-
-      it('turns of two tabs and a call routed between them all survive, in order; a running turn finishes before its tab merges', async () => {
+      /** Two "tabs" of a fresh site sharing one store, a third tab listening, both past their first read. */
+      const twoTabs = async () => {
         const site = `tabs-${Math.random().toString(36).slice(2)}`;
-        const key = `wave-chat:transcript:${site}`;
+        const key = transcriptKey(site);
         const { store, ids } = sharedStore();
         WaveChat.transcriptStore = store;
         const ear = hear(key);
+        const a = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+        const b = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
+        await until(() => sessionOf(a).calls.includes('restore') && sessionOf(b).calls.includes('restore'), 'both tabs read the kept conversation');
+        return { site, key, ids, ear, a, b };
+      };
+
+      it('turns of two tabs and a call routed between them all survive, in order; a running turn finishes before its tab merges', async () => {
+        const { site, key, ids, ear, a, b } = await twoTabs();
         try {
-          const a = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
-          const b = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
-          await until(() => sessionOf(a).calls.includes('restore') && sessionOf(b).calls.includes('restore'), 'both tabs read the kept conversation');
           // A converses.
           sessionOf(a).update({ items: [msg('a1', 'user', 'add milk'), msg('a2', 'assistant', 'Added.')] });
           await until(() => ids(key).join() === 'a1,a2', "A's turn is kept");
@@ -534,15 +540,8 @@ describe('<wave-chat>', () => {
       });
 
       it('a tab with nothing new saves nothing and tells no one; a new conversation in one tab starts one in the others', async () => {
-        const site = `tabs-${Math.random().toString(36).slice(2)}`;
-        const key = `wave-chat:transcript:${site}`;
-        const { store, ids } = sharedStore();
-        WaveChat.transcriptStore = store;
-        const ear = hear(key);
+        const { key, ids, ear, a, b } = await twoTabs();
         try {
-          const a = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
-          const b = await fixture<WaveChat>(html`<wave-chat site-id=${site} persist-transcript></wave-chat>`);
-          await until(() => sessionOf(a).calls.includes('restore') && sessionOf(b).calls.includes('restore'), 'both tabs read the kept conversation');
           sessionOf(a).update({ items: [msg('a1', 'user', 'hi'), msg('a2', 'assistant', 'Hello.')] });
           await until(() => record(b).join() === 'a1,a2', 'B takes in A\'s turn');
           // B's adoption and A's label change write nothing: only the one save was announced.
