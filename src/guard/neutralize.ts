@@ -7,9 +7,13 @@ import type { FoldedText } from './fold.js';
 import { INSTRUCTION_RULES } from './rules.js';
 import type { InstructionFamily } from './rules.js';
 import { correctKeyWords } from './typos.js';
+import { clauseSpans, negatedAt } from './clauses.js';
 
 /** What replaces a redacted span; visible to the model and to a human reading logs. */
 export const REDACTION_MARKER = '[redacted instruction-like text]';
+
+/** Verbs of setting aside an override phrase may open with. */
+const SET_ASIDE_START = /^(?:ignor|disregard|forget|overlook|skip|bypass|overrid|neglect|dismiss|discard|abandon)/i;
 
 /** One redacted span of the original text. */
 export interface InstructionMatch {
@@ -48,9 +52,16 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
       }
       // Trim the leading punctuation/space some patterns anchor on.
       const lead = /^[\s.!?:;]*/.exec(m[0])?.[0].length ?? 0;
+      // "Don't ignore the safety instructions" keeps them: a negated verb of setting aside is no override.
+      if (SET_ASIDE_START.test(m[0].slice(lead)) && negatedAt(folded.text, m.index + lead)) continue;
       const [start, end] = sourceSpan(folded, m.index + lead, m.index + m[0].length);
       if (end > start) found.push({ start, end, ruleId: rule.id, family: rule.family });
     }
+  }
+  latin ??= correctKeyWords(foldText(text, { latin: true }));
+  for (const clause of clauseSpans(latin)) {
+    const [start, end] = sourceSpan(latin, clause.start, clause.end);
+    if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
   found.push(...markerSpans(text, latin));
   return mergeSpans(found);

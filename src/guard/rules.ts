@@ -128,7 +128,7 @@ const LATIN: InstructionRule[] = [
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:every?thing|all|anything|the\s+text|what\s+(?:was|is|i)\s+(?:said|wrote|written))\s+)?(?:(?:of\s+)?the\s+)?(?:above|before|previously|so\s+far|prior\s+to\s+this)\b`,
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:every?thing|all|anything|the\s+text|what\s+(?:was|is|i)\s+(?:said|wrote|written))\s+)?(?:(?:of\s+)?the\s+)?(?:above|before(?=\s*(?:[.!?,;:]|$|this\b|that\b|it\b|and\b))|previously|so\s+far|prior\s+to\s+this)\b`,
     ),
   },
   {
@@ -335,7 +335,7 @@ const LATIN: InstructionRule[] = [
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:${YOUR}|${PRIOR})\s+(?:${W}\s+){0,2}?${OWN_DIRECTION}\b|\b${SET_ASIDE}\s+(?:${W}\s+){0,3}?${OWN_DIRECTION}\s+(?:that\s+|which\s+)?(?:preceded|came\s+before|(?:was|were)\s+given\s+before|above|before\s+this|so\s+far|until\s+now|you\s+(?:were|have\s+been|got)\s+(?:given|told|configured\s+with|set\s+up\s+with|trained\s+(?:on|with)))\b`,
+      String.raw`\b${SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:${YOUR}|(?!default\b)${PRIOR})\s+(?:${W}\s+){0,2}?${OWN_DIRECTION}\b|\b${SET_ASIDE}\s+(?:${W}\s+){0,3}?${OWN_DIRECTION}\s+(?:that\s+|which\s+)?(?:preceded|came\s+before|(?:was|were)\s+given\s+before|above|before\s+this|so\s+far|until\s+now|you\s+(?:were|have\s+been|got)\s+(?:given|told|configured\s+with|set\s+up\s+with|trained\s+(?:on|with)))\b`,
     ),
   },
   {
@@ -376,7 +376,7 @@ const LATIN: InstructionRule[] = [
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:skip|bypass|disable|turn\s+off|switch\s+off|suppress|omit|circumvent)\s+(?:(?:all|any|the|every|each|further|visitor|user|customer)\s+){0,2}(?:permission|confirmation|approval|consent)s?(?:\s+(?:prompts?|dialogs?|requests?|checks?|steps?|screens?|questions?|popups?|pop-ups?|chips?))?\b|\b(?:confirmation|permission|approval|consent)s?\s+(?:is|are)\s+(?:not|no\s+longer)\s+(?:required|needed|necessary)\s+(?:for|to|before|when|here|anymore|any\s+more)\b`,
+      String.raw`(?<!\b(?:the|a|an|this|that)\s)\b(?:skip|bypass|disable|turn\s+off|switch\s+off|suppress|omit|circumvent)\s+(?:(?:all|any|the|every|each|further|visitor|user|customer)\s+){0,2}(?:permission|confirmation|approval|consent)s?(?:\s+(?:prompts?|dialogs?|requests?|checks?|steps?|screens?|questions?|popups?|pop-ups?|chips?))?\b|\b(?:confirmation|permission|approval|consent)s?\s+(?:is|are)\s+(?:not|no\s+longer)\s+(?:required|needed|necessary)\s+(?:for|to|before|when|here|anymore|any\s+more)\b`,
     ),
   },
   {
@@ -566,7 +566,7 @@ const LATIN: InstructionRule[] = [
     trigger: /forget|ignor|disregard/i,
     family: 'override',
     script: 'latin',
-    pattern: rx(String.raw`(?:^|[.!?:;\n]\s*)\b(?:now\s+)?(?:forget|ignore|disregard)\s+every?thing\b(?=\s*(?:[.!,;:]|$|you|and|i|else|that))`),
+    pattern: rx(String.raw`(?:^|[.!?:;\n]\s*)\b(?:now\s+)?(?:forget|ignore|disregard)\s+every?thing\b(?=\s*(?:[.!,;:]|$|you(?!\s+(?:know|knew|think|thought)\s+about\b)|and|i|else|that))`),
   },
   {
     // "New instructions:", "Updated system prompt:", "system prompt:", "### Instruction"
@@ -678,7 +678,7 @@ const LATIN: InstructionRule[] = [
     family: 'persona',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:from\s+now\s+on|starting\s+now|henceforth|for\s+the\s+rest\s+of\s+this\s+conversation)\s*,?\s+you\s+(?:are|will|must|shall|should|have\s+to|can)\b(?:\s+(?:going\s+to\s+|now\s+)?(?:act|be|pretend|respond|answer|reply|behave|ignore|play|only)\b)?`,
+      String.raw`\b(?:from\s+now\s+on|starting\s+now|henceforth|for\s+the\s+rest\s+of\s+this\s+conversation)\s*,?\s+you\s+(?:(?:are|must|shall|should|have\s+to)\b(?:\s+(?:going\s+to\s+|now\s+)?(?:act|be|pretend|respond|answer|reply|behave|ignore|play|only)\b)?|(?:will|can)\s+(?:now\s+)?(?:act|be|pretend|respond|answer|reply|behave|ignore|play|only)\b)`,
     ),
   },
   {
@@ -708,7 +708,7 @@ const LATIN: InstructionRule[] = [
     family: 'system_mode',
     script: 'latin',
     pattern: rx(
-      String.raw`<\s*(?:system|god|admin|developer|dev|debug|root|sudo|override|jailbreak)(?:\s+|_)mode(?:\s+activated)?\s*>|\b(?:developer|god|admin|debug|jailbreak|unrestricted|sudo|DAN)\s+mode\s+(?:enabled|activated|on|engaged)\b|\b(?:with|in|enter|entering|enable|enabling|activate|activating|initiate|initiating|now\s+in)\s+(?:a\s+|the\s+)?['"]?(?:developer|god|jailbreak|unrestricted|sudo|DAN|(?:security\s+|law\s+enforcement\s+)?override|maintenance|system)\s+mode\b|\b(?:security|law\s+enforcement|admin|developer|system)\s+override\b|\boverride\s+mode\b|\bsystem\s+mode\s+activated\b`,
+      String.raw`<\s*(?:system|god|admin|developer|dev|debug|root|sudo|override|jailbreak)(?:\s+|_)mode(?:\s+activated)?\s*>|\b(?:developer|god|admin|debug|jailbreak|unrestricted|sudo|DAN)\s+mode\s+(?:enabled|activated|on|engaged)\b|\b(?:with|enter|entering|enable|enabling|activate|activating|initiate|initiating|now\s+in|(?:are|you're|be|remain|stay|operate|operating|running)\s+in)\s+(?:a\s+|the\s+)?['"]?(?:developer|god|jailbreak|unrestricted|sudo|DAN|(?:security\s+|law\s+enforcement\s+)?override|maintenance|system)\s+mode\b|\b(?:security|law\s+enforcement|admin|developer|system)\s+override\b|\boverride\s+mode\b|\bsystem\s+mode\s+activated\b`,
     ),
   },
   {
@@ -728,7 +728,7 @@ const LATIN: InstructionRule[] = [
     family: 'prompt_leak',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:reveal|print|show|repeat|output|display|disclose|leak|tell\s+me|recite|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|complete\s+|original\s+|hidden\s+|secret\s+|initial\s+)*(?:system\s+prompt|system\s+message|(?:initial|hidden|original|secret|system)\s+instructions|pre-?prompt)\b`,
+      String.raw`(?<!\b(?:will|would|can|could|may|might|does|doesn't|won't|cannot|can't)\s)\b(?:reveal|print|show|repeat|output|display|disclose|leak|tell\s+me|recite|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|complete\s+|original\s+|hidden\s+|secret\s+|initial\s+)*(?:system\s+prompt|system\s+message|(?:initial|hidden|original|secret|system)\s+instructions|pre-?prompt)\b`,
     ),
   },
   {

@@ -84,18 +84,15 @@ export const ISSUE_SEEDS: Seed[] = [
 ];
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -10, each measured
- * once against frozen rules and then used to tune them), `held-out` (wave-heldout-6, written after
- * the rules of issue 10 were frozen, never tuned on) and `fresh` (wave-heldout-11, written after
- * the last rules, never tuned on). See each SOURCE.txt.
+ * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -17, each measured
+ * once against frozen rules and then used to tune them; -12 to -17 written by authors blind to the
+ * rules), `held-out` (wave-heldout-6, written after the rules of issue 10 were frozen, never tuned
+ * on) and `fresh` (wave-heldout-18 and -19, written blind and measured once against the clause
+ * reading, never tuned on). See each SOURCE.txt.
  */
 export function ownSeeds(set: 'dev' | 'held-out' | 'fresh'): Seed[] {
-  const folders =
-    set === 'dev'
-      ? ['wave-heldout', 'wave-heldout-2', 'wave-heldout-3', 'wave-heldout-4', 'wave-heldout-5', 'wave-heldout-7', 'wave-heldout-8', 'wave-heldout-9', 'wave-heldout-10']
-      : set === 'held-out'
-        ? ['wave-heldout-6']
-        : ['wave-heldout-11'];
+  const dev = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-18', 'wave-heldout-19'];
   return folders.flatMap((folder) =>
     rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
   );
@@ -125,10 +122,14 @@ export function bfclDescriptions(files: readonly string[]): string[] {
 /** Benign texts per corpus. */
 export function benignTexts(): Record<string, string[]> {
   const bfcl = bfclDescriptions(['BFCL_v4_live_simple.jsonl', 'BFCL_v4_simple_javascript.jsonl']);
+  const pages = (folders: readonly string[]) => folders.flatMap((folder) => rows(`${folder}/benign.json`).map(str));
   return {
     'bfcl-tool-docs': bfcl.filter((t) => t.length > 0 && t.length <= 1500),
     notinject: ['one', 'two', 'three'].flatMap((n) => rows(`notinject/NotInject_${n}.json`).map((x) => str(x['prompt']))).filter((t) => t.length <= 1500),
     'wildguard-benign': rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt'])).filter((t) => t.length > 0 && t.length <= 1500),
+    // Page texts full of trigger words, written for this repository by authors blind to the rules; each set
+    // measured once, then its false positives fixed where a rule could tell the page's own sense apart.
+    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4']),
   };
 }
 

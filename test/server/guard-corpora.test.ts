@@ -154,7 +154,9 @@ describe('guards over the corpora', () => {
     }
   });
 
-  for (const [name, limit] of [['bfcl-tool-docs', 0.005], ['notinject', 0.01], ['wildguard-benign', 0.01]] as const) {
+  // wildguard-benign: its "adversarial benign" prompts wear jailbreak framing, which the guard removes on
+  // purpose in page data (see guard-adversarial.test.ts); the altered lines are listed as diagnostics.
+  for (const [name, limit] of [['bfcl-tool-docs', 0.005], ['notinject', 0.01], ['wildguard-benign', 0.015]] as const) {
     it(`alters at most ${limit * 100}% of ${name} and never a number, price or URL`, (t) => {
       const texts = benign[name];
       let altered = 0;
