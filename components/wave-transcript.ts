@@ -122,6 +122,8 @@ export class WaveTranscript extends LitElement {
   #streamSig = '';
   #caretPaused = false;
   #caretTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the streaming reply last had new text (`performance.now()`). */
+  #lastTextAt = 0;
   /** The frame time of the last streaming render (see `scheduleUpdate`). */
   #lastStreamFrame = -Infinity;
 
@@ -300,19 +302,38 @@ export class WaveTranscript extends LitElement {
     this.#lastTotal = total;
   }
 
-  /** New text in the streaming reply stills its caret; a pause of `caretPauseMs` lets it blink. */
+  /**
+   * New text in the streaming reply stills its caret; a pause of `caretPauseMs` lets it blink.
+   * One timer runs per pause, not one per update: when it fires early (text came since it was
+   * set) it waits again for the rest of the pause.
+   */
   #watchCaret(): void {
     const streaming = this.items.find((i) => i.kind === 'message' && i.streaming);
     const sig = streaming?.kind === 'message' ? `${streaming.id}:${streaming.text.length}` : '';
     if (sig === this.#streamSig) return;
     this.#streamSig = sig;
     this.#caretPaused = false;
-    clearTimeout(this.#caretTimer);
-    if (!sig) return;
+    if (!sig) {
+      clearTimeout(this.#caretTimer);
+      this.#caretTimer = undefined;
+      return;
+    }
+    this.#lastTextAt = performance.now();
+    if (this.#caretTimer === undefined) this.#caretWait((this.constructor as typeof WaveTranscript).caretPauseMs);
+  }
+
+  #caretWait(ms: number): void {
     this.#caretTimer = setTimeout(() => {
+      const pause = (this.constructor as typeof WaveTranscript).caretPauseMs;
+      const left = this.#lastTextAt + pause - performance.now();
+      if (left > 1) {
+        this.#caretWait(left);
+        return;
+      }
+      this.#caretTimer = undefined;
       this.#caretPaused = true;
       this.requestUpdate();
-    }, (this.constructor as typeof WaveTranscript).caretPauseMs);
+    }, ms);
   }
 
   #scheduleBackfill(): void {
@@ -345,6 +366,7 @@ export class WaveTranscript extends LitElement {
     cancelAnimationFrame(this.#backfill);
     this.#backfill = 0;
     clearTimeout(this.#caretTimer);
+    this.#caretTimer = undefined;
     this.#streamSig = '';
   }
 

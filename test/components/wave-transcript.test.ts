@@ -202,6 +202,30 @@ describe('<wave-transcript>', () => {
       }
     });
 
+    it('sets one caret timer for a run of deltas, not one per delta', async () => {
+      const pause = WaveTranscript.caretPauseMs;
+      WaveTranscript.caretPauseMs = 777;
+      const realTimeout = window.setTimeout;
+      let caretTimers = 0;
+      window.setTimeout = ((callback: () => void, ms?: number) => {
+        if (ms === 777) caretTimers++;
+        return realTimeout(callback, ms);
+      }) as typeof window.setTimeout;
+      const restore = virtualFrames();
+      try {
+        const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('t', 'assistant', 'a', true)]}></wave-transcript>`);
+        for (let i = 0; i < 20; i++) {
+          el.items = [msg('t', 'assistant', `a **b${'c'.repeat(i)}`, true)];
+          await el.updateComplete;
+        }
+        expect(caretTimers).to.equal(1);
+      } finally {
+        restore();
+        window.setTimeout = realTimeout;
+        WaveTranscript.caretPauseMs = pause;
+      }
+    });
+
     it("keeps every block's element while a long reply streams (nothing announced twice), past one page of blocks", async () => {
       const reply = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} with **bold** and a [link](https://example.com/${i}).`).join('\n\n');
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('p', 'assistant', 'P', true)]}></wave-transcript>`);
