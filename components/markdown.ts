@@ -397,13 +397,49 @@ export function renderMarkdown(markdown: string, options: MarkdownOptions = {}):
 const PAGE = 32;
 
 /**
+ * Characters that, appended to plain text, cannot change how Markdown reads what is before them
+ * or make anything but more of that text: letters, digits, spaces and `, . ? ' " :` (no line
+ * break, no emphasis, code, link, HTML, entity, escape, table or list character). Words with
+ * `@` or `www` are further excluded where they are used (GFM autolinks).
+ */
+const PLAIN = /^[\p{L}\p{N} ,.?'":]+$/u;
+/** A line whose block cannot change by text added to its end: a letter starts its content. */
+const PLAIN_LINE = /^ {0,3}\p{L}/u;
+const PLAIN_HEADING_LINE = /^ {0,3}#{1,6} /;
+const PLAIN_ITEM_LINE = /^ *(?:(?:[-+*]|\d{1,9}[.)]) +)?\p{L}/u;
+/** A line that closes, or may close, a fenced code block. */
+const FENCE_LINE = /^ {0,3}[`~]{3,}/m;
+
+/** The text `marked` gives an unclosed fenced code block whose content (after the info line) is `rest`. */
+function openFenceText(rest: string): string {
+  if (rest === '') return '';
+  const content = rest.endsWith('\n') ? rest.slice(0, -1) : rest;
+  return content === '' || content.endsWith('\n') ? `${content}\n` : content;
+}
+
+/** How the end of the last rendered text may grow in the DOM without a render (see `appendInPlace`). */
+interface OpenEnd {
+  /** Plain text at the end of a paragraph, heading or list item, or the content of an open fence. */
+  kind: 'inline' | 'code';
+  /** The text shown: the last render's, and what was appended in place since. */
+  text: string;
+  /** Tags from the message's last element down to the one whose last child is the Text node. */
+  path: readonly string[];
+  /** What that Text node showed after the render. */
+  data: string;
+  /** Where the fence's content starts in `text` (code). */
+  contentStart: number;
+}
+
+/**
  * One message's Markdown as it streams: the text is lexed incrementally and each closed block
  * keeps its rendering, so a delta costs the tail of the reply, not the whole of it. Blocks are
  * grouped in pages of {@link PAGE} by their position, each page behind one `guard` over its
  * tokens: an update walks the pages (n / 32) and the blocks of the page that changed (≤ 32),
  * never every block; a block keeps its DOM node as it goes from open to closed (positions do
  * not move), so a live region hears nothing twice. Create one per message and call `render`
- * with the text so far.
+ * with the text so far. Text that only adds plain characters to the end of the last block can
+ * instead be appended to the DOM with `appendInPlace`, with no lexing or templating at all.
  *
  * @example
  * const view = new MarkdownView({ allowedImageOrigins: [] });
@@ -414,18 +450,32 @@ export class MarkdownView {
   readonly #lexer = new IncrementalLexer();
   readonly #renderer: Renderer;
   readonly #rendered = new WeakMap<Token, Renderable>();
+  #end: OpenEnd | null = null;
+  /** The Text node edited in place since the last render, and what lit last put in it. */
+  #edited: Text | null = null;
+  #committed = '';
+  /**
+   * How many times text was appended in place: a template that renders this view should depend
+   * on it (e.g. in its `guard`), so that a render after such appends is never skipped.
+   */
+  edits = 0;
 
   constructor(options: MarkdownOptions = {}) {
     this.#renderer = new Renderer(options);
   }
 
   render(markdown: string): Renderable {
+    // The DOM goes back to what lit committed, so that lit's next commit makes it exactly the
+    // rendering of the new text.
+    this.restore();
     let tokens: Token[];
     try {
       tokens = this.#lexer.lex(markdown);
     } catch {
+      this.#end = null;
       return html`<p>${markdown}</p>`;
     }
+    this.#end = openEnd(markdown, tokens);
     const pages: Renderable[] = [];
     for (let start = 0; start < tokens.length; start += PAGE) {
       const page = tokens.slice(start, start + PAGE);
@@ -436,6 +486,53 @@ export class MarkdownView {
     return pages;
   }
 
+  /**
+   * Shows `markdown`, the last rendered text plus more, by appending to the DOM that `host` (the
+   * element the last render was committed into, its last element being the last block) holds,
+   * when what was added cannot change what Markdown makes of the text: plain characters (see
+   * {@link PLAIN}) at the end of a paragraph, heading or list item whose last line starts with a
+   * letter and ends in plain text, or anything but a backtick or tilde in a top-level fenced code
+   * block not closed yet. Returns false, changing nothing, when it cannot: then `render`.
+   */
+  appendInPlace(markdown: string, host: Element): boolean {
+    const end = this.#end;
+    if (!end || !markdown.startsWith(end.text)) return false;
+    const added = markdown.slice(end.text.length);
+    if (added === '') return true;
+    if (end.kind === 'inline') {
+      // Not a space last: a heading or list item drops its trailing spaces (and a paragraph its
+    // last line's, before a hard break).
+    if (!PLAIN.test(added) || added.endsWith(' ')) return false;
+      // GFM autolinks (www.…, e-mail addresses) may start or grow with plain characters.
+      const word = Math.max(end.text.lastIndexOf(' '), end.text.lastIndexOf('\n')) + 1;
+      if (end.text.length - word > 256 || /www|@|:\/\//i.test(end.text.slice(word) + added)) return false;
+    } else if (/[`~\r\0]/.test(added)) {
+      return false;
+    }
+    let node = this.#edited;
+    if (!node) {
+      node = endNode(host, end);
+      if (!node) {
+        this.#end = null;
+        return false;
+      }
+      this.#edited = node;
+      this.#committed = node.data;
+    }
+    if (end.kind === 'inline') node.appendData(added);
+    else node.data = openFenceText(markdown.slice(end.contentStart));
+    end.text = markdown;
+    this.edits++;
+    return true;
+  }
+
+  /** Puts back what lit last committed where text was appended in place (before lit renders again). */
+  restore(): void {
+    if (this.#edited) this.#edited.data = this.#committed;
+    this.#edited = null;
+    this.#end = null;
+  }
+
   #block(token: Token): Renderable {
     let block = this.#rendered.get(token);
     if (block === undefined) {
@@ -444,4 +541,61 @@ export class MarkdownView {
     }
     return block;
   }
+}
+
+/** Where the rendering of `tokens` (for `source`) may grow in place, or null (see `appendInPlace`). */
+function openEnd(source: string, tokens: readonly Token[]): OpenEnd | null {
+  const last = tokens[tokens.length - 1];
+  if (!last || last.raw === '' || !source.endsWith(last.raw)) return null;
+  const line = source.slice(source.lastIndexOf('\n') + 1);
+  if (last.type === 'code') {
+    // A top-level fence, not indented, past its info line, with no line that closes (or may).
+    const info = last.raw.indexOf('\n');
+    if (!/^(?:```|~~~)/.test(last.raw) || info < 0) return null;
+    const contentStart = source.length - last.raw.length + info + 1;
+    const rest = source.slice(contentStart);
+    if (FENCE_LINE.test(rest) || openFenceText(rest) !== (last as Tokens.Code).text) return null;
+    return { kind: 'code', text: source, path: ['PRE', 'CODE'], data: (last as Tokens.Code).text, contentStart };
+  }
+  if (!PLAIN.test(source[source.length - 1]!)) return null;
+  let path: string[];
+  let inline: readonly Token[] | undefined;
+  let raw = last.raw;
+  if (last.type === 'paragraph' && PLAIN_LINE.test(line)) {
+    path = ['P'];
+    inline = last.tokens;
+  } else if (last.type === 'heading' && PLAIN_HEADING_LINE.test(line)) {
+    path = [`H${(last as Tokens.Heading).depth}`];
+    inline = last.tokens;
+  } else if (last.type === 'list' && PLAIN_ITEM_LINE.test(line)) {
+    const list = last as Tokens.List;
+    const item = list.items[list.items.length - 1];
+    const body = item?.tokens[item.tokens.length - 1];
+    if (!item || !body || !list.raw.endsWith(item.raw) || !item.raw.endsWith(body.raw)) return null;
+    if (body.type === 'text') path = [list.ordered ? 'OL' : 'UL', 'LI'];
+    else if (body.type === 'paragraph') path = [list.ordered ? 'OL' : 'UL', 'LI', 'P'];
+    else return null;
+    inline = body.tokens;
+    raw = body.raw;
+  } else {
+    return null;
+  }
+  const text = inline?.[inline.length - 1];
+  if (!text || text.type !== 'text' || text.tokens || text.raw !== text.text || !raw.endsWith(text.raw)) return null;
+  return { kind: 'inline', text: source, path, data: text.text, contentStart: 0 };
+}
+
+/** The Text node at the end of the last block in `host`, if it shows what the render left there. */
+function endNode(host: Element, end: OpenEnd): Text | null {
+  let element = host.lastElementChild;
+  for (let i = 0; element && element.tagName === end.path[i]; i++) {
+    if (i === end.path.length - 1) {
+      // lit's markers (comments) follow the text it rendered.
+      let node = element.lastChild;
+      while (node instanceof Comment) node = node.previousSibling;
+      return node instanceof Text && node.data === end.data ? node : null;
+    }
+    element = element.lastElementChild;
+  }
+  return null;
 }

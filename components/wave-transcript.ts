@@ -124,6 +124,8 @@ export class WaveTranscript extends LitElement {
   #caretTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the streaming reply last had new text (`performance.now()`). */
   #lastTextAt = 0;
+  /** The streaming reply's bubble, once looked up (see `#streamingRow`). */
+  #streamRow: Element | null = null;
   /** The frame time of the last streaming render (see `scheduleUpdate`). */
   #lastStreamFrame = -Infinity;
 
@@ -187,9 +189,7 @@ export class WaveTranscript extends LitElement {
               ?data-paused=${item.streaming && this.#caretPaused}
               ?data-stopped=${item.stopped === true}
             >
-              ${item.text === '' ? nothing : guard([item.text, this.allowedImageOrigins, this.labels, markdown], () =>
-                markdown ? this.#markdownView(restored ? `h:${item.id}` : item.id, markdown).render(item.text) : html`<p class="plain">${item.text}</p>`,
-              )}
+              ${item.text === '' ? nothing : this.#markdown(item, restored)}
               ${item.stopped ? html`<span part="stopped-marker" class="marker">${this.labels.stopped}</span>` : nothing}
             </div>`;
       case 'tool':
@@ -211,6 +211,14 @@ export class WaveTranscript extends LitElement {
             : nothing}
         </div>`;
     }
+  }
+
+  /** A message's Markdown, rendered only when its text (or text appended in place) changed. */
+  #markdown(item: TranscriptItem & { kind: 'message' }, restored: boolean) {
+    const view = markdown ? this.#markdownView(restored ? `h:${item.id}` : item.id, markdown) : null;
+    return guard([item.text, this.allowedImageOrigins, this.labels, view, view?.edits], () =>
+      view ? view.render(item.text) : html`<p class="plain">${item.text}</p>`,
+    );
   }
 
   /** One incremental Markdown view per message, so a streamed reply re-lexes only its tail. */
@@ -282,9 +290,55 @@ export class WaveTranscript extends LitElement {
     void this.session?.retry();
   };
 
+  /**
+   * An update whose only change is more text in the streaming reply, when that text cannot change
+   * what the Markdown before it makes (plain words at the end of a paragraph, heading or list item,
+   * or code in an open fence), is appended to the reply's DOM directly: no lit update, no lexing
+   * (see `MarkdownView.appendInPlace`). Anything else renders as usual, which first puts back
+   * what lit committed.
+   */
+  protected override shouldUpdate(changed: PropertyValues<this>): boolean {
+    if (!this.#appendInPlace(changed)) return true;
+    this.#watchCaret();
+    this.#follow();
+    return false;
+  }
+
+  #appendInPlace(changed: PropertyValues<this>): boolean {
+    if (!markdown || !this.hasUpdated || changed.size !== 1 || this.#caretPaused || this.#renderFrom > 0) return false;
+    const before = changed.get('items') as readonly TranscriptItem[] | undefined;
+    const items = this.items;
+    if (!before || before.length !== items.length) return false;
+    let at = -1;
+    for (let i = 0; i < items.length; i++) {
+      if (items[i] === before[i]) continue;
+      if (at >= 0) return false;
+      at = i;
+    }
+    const was = before[at];
+    const item = items[at];
+    if (was?.kind !== 'message' || item?.kind !== 'message' || item.role !== 'assistant' || was.role !== 'assistant') return false;
+    if (was.id !== item.id || !was.streaming || !item.streaming || was.stopped || item.stopped || was.text === '') return false;
+    const view = this.#views.get(item.id);
+    const row = this.#streamingRow();
+    return view !== undefined && row !== null && view.appendInPlace(item.text, row);
+  }
+
+  /** The streaming reply's bubble (the only one with `data-streaming`). */
+  #streamingRow(): Element | null {
+    if (this.#streamRow?.isConnected && this.#streamRow.hasAttribute('data-streaming')) return this.#streamRow;
+    const rows = this.renderRoot.querySelectorAll('.log > .message.assistant[data-streaming]');
+    this.#streamRow = rows.length === 1 ? rows[0]! : null;
+    return this.#streamRow;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // Views render with the options they were made with: new options, new views.
-    if (changed.has('allowedImageOrigins') || changed.has('labels')) this.#views.clear();
+    // Views render with the options they were made with: new options, new views (the DOM they
+    // appended to in place back to what lit committed first).
+    if (changed.has('allowedImageOrigins') || changed.has('labels')) {
+      for (const view of this.#views.values()) view.restore();
+      this.#views.clear();
+    }
     // A queued message of the visitor's own follows the conversation down again.
     if (changed.has('queue') && this.queue.length > 0) this.#stickToBottom = true;
     if (!changed.has('items') && !changed.has('history')) return;

@@ -1,6 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import './define-parts.js';
 import { defaultLabels } from '../../components/labels.js';
+import { html as lit, render } from 'lit';
+import { MarkdownView } from '../../components/markdown.js';
 import { WaveTranscript } from '../../components/wave-transcript.js';
 import { ChipStatus, type TranscriptItem } from '../../src/agent/types.js';
 import { FakeSession, awaitingChip, realClick } from './fake-session.js';
@@ -177,6 +179,55 @@ describe('<wave-transcript>', () => {
       expect(streamed.querySelector('a[href="https://example.com/r"]')!.textContent).to.equal('ref');
     });
 
+    it('appends the plain text of a streaming reply in place, with no lit render, its DOM after every delta that of the text at once', async () => {
+      await WaveTranscript.markdownReady();
+      const reply =
+        'Here is a plain answer in words\n\nAnd **bold** then more plain words to come, one by one\n\n## A heading growing\n\n- item with words\n- another item growing\n\n```js\nlet a = 1;\nlet b = 2;\n```\n\nSee www.example.com and the end of it';
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('s', 'assistant', '', true)]}></wave-transcript>`);
+      const message = el.shadowRoot!.querySelector('[part~="message"]')!;
+      const strip = (node: Element) => node.innerHTML.replace(/<!--[^]*?-->/g, '');
+      const atOnce = (text: string) => {
+        const host = document.createElement('div');
+        render(lit`${new MarkdownView().render(text)}`, host);
+        return strip(host);
+      };
+      let rendered = 0;
+      let inPlace = 0;
+      const counted = el as unknown as { updated(changed: unknown): void };
+      const realUpdated = counted.updated;
+      counted.updated = function (this: WaveTranscript, changed: unknown) {
+        rendered++;
+        realUpdated.call(this, changed);
+      };
+      const realAppend = MarkdownView.prototype.appendInPlace;
+      MarkdownView.prototype.appendInPlace = function (this: MarkdownView, text: string, host: Element) {
+        const done = realAppend.call(this, text, host);
+        if (done) inPlace++;
+        return done;
+      };
+      const restore = virtualFrames();
+      try {
+        for (let end = 1; end <= reply.length; end += 2) {
+          el.items = [msg('s', 'assistant', reply.slice(0, end), true)];
+          // Options changed mid-stream: new views render the reply, from the DOM lit committed.
+          if (end === 101) el.allowedImageOrigins = ['https://img.test'];
+          await el.updateComplete;
+          expect(strip(message).trim(), JSON.stringify(reply.slice(0, end))).to.equal(atOnce(reply.slice(0, end)));
+        }
+      } finally {
+        restore();
+        MarkdownView.prototype.appendInPlace = realAppend;
+        counted.updated = realUpdated;
+      }
+      el.items = [msg('s', 'assistant', reply, false)];
+      await el.updateComplete;
+      expect(strip(message).trim()).to.equal(atOnce(reply));
+      expect(message.hasAttribute('data-streaming')).to.equal(false);
+      const deltas = Math.ceil(reply.length / 2);
+      expect(inPlace, 'deltas appended in place').to.be.greaterThan(deltas / 3);
+      expect(rendered + inPlace, 'every delta shown once').to.equal(deltas);
+    });
+
     it('the streaming caret stands still while text arrives and blinks once the reply pauses', async () => {
       const pause = WaveTranscript.caretPauseMs;
       WaveTranscript.caretPauseMs = 40;
@@ -271,12 +322,13 @@ describe('<wave-transcript>', () => {
       // Frame times of our own, well after the fixture's real first frame.
       const t0 = performance.now() + 10_000;
       const runFrames = (at: number) => frames.splice(0).forEach((callback) => callback(at));
+      // Every update counts, whether lit renders it or the new text is appended in place.
       let renders = 0;
-      const counted = el as unknown as { updated(changed: unknown): void };
-      const realUpdated = counted.updated;
-      counted.updated = function (this: WaveTranscript, changed: unknown) {
+      const counted = el as unknown as { performUpdate(): void };
+      const realUpdate = counted.performUpdate;
+      counted.performUpdate = function (this: WaveTranscript) {
         renders++;
-        realUpdated.call(this, changed);
+        realUpdate.call(this);
       };
       const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
       const tick = flushMicrotasks;
@@ -312,7 +364,7 @@ describe('<wave-transcript>', () => {
       } finally {
         window.requestAnimationFrame = realFrame;
         window.setTimeout = realTimeout;
-        counted.updated = realUpdated;
+        counted.performUpdate = realUpdate;
       }
     });
 
