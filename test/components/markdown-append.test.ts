@@ -123,7 +123,8 @@ describe('markdown: appending in place', () => {
     expect(dom(host)).to.equal(renderedAtOnce('Some words'));
   });
 
-  it('after every delta, shows what rendering the text at once shows, at every cut of every CommonMark example', async () => {
+  it('after every delta, shows what rendering the text at once shows, at every cut of every CommonMark example', async function () {
+    this.timeout(60_000);
     const examples = await loadCommonMarkExamples('/test/corpora/commonmark-spec/examples.json');
     const counts = { inPlace: 0, rendered: 0 };
     for (const example of examples) {
@@ -150,7 +151,8 @@ describe('markdown: appending in place', () => {
     expect(counts.inPlace).to.be.greaterThan(200);
   });
 
-  it('after every delta, shows what rendering the text at once shows, for a long reply streamed in small deltas', () => {
+  it('after every delta, shows what rendering the text at once shows, for a long reply streamed in small deltas', function () {
+    this.timeout(60_000);
     const parts: string[] = [];
     for (let i = 0; i < 18; i++) {
       parts.push(
@@ -173,7 +175,7 @@ describe('markdown: appending in place', () => {
         const failed = stream(reply, cuts, counts);
         if (failed) throw new Error(failed);
       }),
-      { numRuns: 6 },
+      { numRuns: 4 },
     );
     expect(counts.inPlace).to.be.greaterThan(100);
   });
