@@ -8,6 +8,7 @@ import { INSTRUCTION_RULES } from './rules.js';
 import type { InstructionFamily } from './rules.js';
 import { correctKeyWords } from './typos.js';
 import { clauseSpans, negatedAt } from './clauses.js';
+import { classifierSpans } from './classifier.js';
 
 /** What replaces a redacted span; visible to the model and to a human reading logs. */
 export const REDACTION_MARKER = '[redacted instruction-like text]';
@@ -59,12 +60,33 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     }
   }
   latin ??= correctKeyWords(foldText(text, { latin: true }));
-  for (const clause of clauseSpans(latin)) {
+  for (const clause of [...clauseSpans(latin), ...classifierSpans(latin)]) {
     const [start, end] = sourceSpan(latin, clause.start, clause.end);
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
   found.push(...markerSpans(text, latin));
-  return mergeSpans(found);
+  return mergeSpans(coverWholeTokens(text, found));
+}
+
+/**
+ * Spans widened to whole protected tokens: a span that would cut an e-mail address, a URL or a number
+ * in two takes all of it, and neutralising keeps it after the marker whole.
+ */
+function coverWholeTokens(text: string, spans: InstructionMatch[]): InstructionMatch[] {
+  if (spans.length === 0) return spans;
+  const tokens: Array<[number, number]> = [];
+  PROTECTED.lastIndex = 0;
+  for (let m = PROTECTED.exec(text); m !== null; m = PROTECTED.exec(text)) tokens.push([m.index, m.index + m[0].length]);
+  if (tokens.length === 0) return spans;
+  for (const span of spans) {
+    for (const [a, b] of tokens) {
+      if (a < span.end && span.start < b) {
+        span.start = Math.min(span.start, a);
+        span.end = Math.max(span.end, b);
+      }
+    }
+  }
+  return spans;
 }
 
 // On the folded text without whitespace: "<<wave-data", "<<end-wave-data", "end-wave-data" (a marker
@@ -131,6 +153,18 @@ export function neutralizeInstructions(text: string): { text: string; changed: b
   return out;
 }
 
+/** The protected tokens of a redacted span, after a space, touching ones kept together ("$500", "4,411"). */
+function keptTokens(span: string): string {
+  let kept = '';
+  let last = -1;
+  PROTECTED.lastIndex = 0;
+  for (let m = PROTECTED.exec(span); m !== null; m = PROTECTED.exec(span)) {
+    kept += (m.index === last ? '' : ' ') + m[0];
+    last = m.index + m[0].length;
+  }
+  return kept;
+}
+
 const MEMO_MAX_CHARS = 256;
 const MEMO_MAX_ENTRIES = 5000;
 const memo = new Map<string, { text: string; changed: boolean }>();
@@ -142,8 +176,12 @@ function neutralizeUncached(text: string): { text: string; changed: boolean } {
   let at = 0;
   for (const span of spans) {
     out += text.slice(at, span.start) + REDACTION_MARKER;
-    const kept = text.slice(span.start, span.end).match(PROTECTED);
-    if (kept !== null) out += ' ' + kept.join(' ');
+    const kept = keptTokens(text.slice(span.start, span.end));
+    // Kept tokens never run into the text after the span ("4800" then "91 2100…"), and a kept address does
+    // not take the punctuation after it into itself ("https://x.test/p" then ".").
+    const next = text[span.end] ?? ' ';
+    const glue = /[\p{L}\p{N}]/u.test(next) || (/(?:https?:\/\/|www\.|@)\S*$/.test(kept) && /\S/.test(next));
+    out += kept !== '' && glue ? `${kept} ` : kept;
     at = span.end;
   }
   out += text.slice(at);

@@ -87,12 +87,13 @@ export const ISSUE_SEEDS: Seed[] = [
  * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -17, each measured
  * once against frozen rules and then used to tune them; -12 to -17 written by authors blind to the
  * rules), `held-out` (wave-heldout-6, written after the rules of issue 10 were frozen, never tuned
- * on) and `fresh` (wave-heldout-18 and -19, written blind and measured once against the clause
- * reading, never tuned on). See each SOURCE.txt.
+ * on) and `fresh` (wave-heldout-18 to -21, written blind, never tuned on or trained on: -18/-19
+ * read against the fourth clause reading and again with the classifier, -20/-21 read once against
+ * the whole guard). See each SOURCE.txt.
  */
 export function ownSeeds(set: 'dev' | 'held-out' | 'fresh'): Seed[] {
   const dev = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-18', 'wave-heldout-19'];
+  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-18', 'wave-heldout-19', 'wave-heldout-20', 'wave-heldout-21'];
   return folders.flatMap((folder) =>
     rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
   );
@@ -127,9 +128,10 @@ export function benignTexts(): Record<string, string[]> {
     'bfcl-tool-docs': bfcl.filter((t) => t.length > 0 && t.length <= 1500),
     notinject: ['one', 'two', 'three'].flatMap((n) => rows(`notinject/NotInject_${n}.json`).map((x) => str(x['prompt']))).filter((t) => t.length <= 1500),
     'wildguard-benign': rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt'])).filter((t) => t.length > 0 && t.length <= 1500),
-    // Page texts full of trigger words, written for this repository by authors blind to the rules; each set
-    // measured once, then its false positives fixed where a rule could tell the page's own sense apart.
-    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4']),
+    // Page texts full of trigger words, written for this repository by authors blind to the rules: -1 to -4
+    // measured once, then their false positives fixed where a rule could tell the page's own sense apart
+    // (and trained on by the classifier); -5 read once against the whole guard, never tuned or trained on.
+    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5']),
   };
 }
 

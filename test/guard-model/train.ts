@@ -1,0 +1,194 @@
+/**
+ * Trains the guard's sentence classifier (src/guard/classifier.ts) and writes its weights to
+ * src/guard/classifier-weights.ts. Deterministic: the same corpora give the same file.
+ *
+ *   npm run train:guard            write the weights
+ *   npm run train:guard -- --check exit 1 if the committed weights differ from a fresh training
+ *
+ * Data: positive sentences are those of our own attack sets that carry the injection (`core`);
+ * negative sentences are the other sentences of those texts (the page text around an embedded
+ * attack, the action it asks for) and every sentence of the benign corpora. The fresh sets
+ * (wave-heldout-18, -19) and the held-out set (wave-heldout-6) are never trained on: they are
+ * what the figures are read on. Model: logistic regression over each sentence's words and word
+ * pairs (seen at least twice), attacks weighted up to balance the classes, 30 epochs of SGD with
+ * a seeded shuffle, weights under 0.25 in size dropped, rounded to a tenth.
+ *
+ * Validation (how the threshold and pruning were chosen, before the fresh sets were read): trained
+ * without wave-heldout-16/-17, wave-benign-pages-3 and half of wildguard, then read on those. At
+ * a threshold of 4 the classifier alone caught 71 of the 90 validation attacks and altered 1 of the
+ * 120 validation pages and 2 of 475 wildguard prompts; lower thresholds or harder pruning altered
+ * more benign text (threshold 3: 3 pages; pruning under 1.0: 3 pages, 5 prompts).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { foldText } from '../../src/guard/fold.js';
+import { correctKeyWords } from '../../src/guard/typos.js';
+import { sentenceFeatures, sentencesOf, wordsOf } from '../../src/guard/classifier.js';
+import { benignTexts } from '../server/guard-adversarial.js';
+
+const CORPORA = new URL('../corpora/', import.meta.url);
+const OUT = new URL('../../src/guard/classifier-weights.ts', import.meta.url);
+const THRESHOLD = 4;
+const PRUNE = 0.25;
+const EPOCHS = 30;
+
+type Row = Record<string, unknown>;
+const rows = (path: string): Row[] => JSON.parse(readFileSync(new URL(path, CORPORA), 'utf8')) as Row[];
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** What the guard reads: the Latin skeleton with key-word typos corrected. */
+const fold = (text: string): string => correctKeyWords(foldText(text, { latin: true })).text;
+
+export interface Example {
+  features: string[];
+  label: 0 | 1;
+}
+
+/** Our development attack sets (the fresh and held-out sets are left out on purpose). */
+export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4'];
+
+/** The words of a stretch of text as training features, if it has any. */
+function push(out: Example[], text: string, label: 0 | 1): void {
+  const words = wordsOf(text);
+  if (words.length > 0) out.push({ features: sentenceFeatures(words), label });
+}
+
+/**
+ * Positive examples are the sentences that carry an injection (`core`), whole, as the guard will see
+ * them; the other sentences of an attack's text (the page text around an embedded attack) are negative,
+ * like every sentence of the benign corpora. Words inside e-mail addresses and URLs and currency units
+ * are not features (see `wordsOf`): our attack sets name prices in "cr" and send to ".test" addresses,
+ * and a model must not learn that from them.
+ */
+function examples(attackSets: readonly string[], benignTexts: readonly string[]): Example[] {
+  const out: Example[] = [];
+  for (const folder of attackSets) {
+    for (const row of rows(`${folder}/attacks.json`)) {
+      const text = fold(str(row['text']));
+      const core = fold(str(row['core']));
+      const cs = text.indexOf(core);
+      if (cs < 0 || core.length === 0) continue;
+      const ce = cs + core.length;
+      for (const [a, b] of sentencesOf(text)) push(out, text.slice(a, b), a < ce && cs < b ? 1 : 0);
+    }
+  }
+  for (const raw of benignTexts) {
+    const text = fold(raw);
+    for (const [a, b] of sentencesOf(text)) push(out, text.slice(a, b), 0);
+  }
+  return out;
+}
+
+/** Every benign text trained on: the public benign corpora and our benign page sets. */
+function benignTraining(pages: readonly string[], keepWildguard: (i: number) => boolean = () => true): string[] {
+  const benign = benignTexts();
+  return [
+    ...(benign['notinject'] ?? []),
+    ...(benign['bfcl-tool-docs'] ?? []),
+    ...(benign['wildguard-benign'] ?? []).filter((_, i) => keepWildguard(i)),
+    ...pages.flatMap((folder) => rows(`${folder}/benign.json`).map(str)),
+  ];
+}
+
+/** Weights as `feature=weight×10`, sorted by feature, and the bias. */
+export function train(data: Example[]): { bias: number; weights: Array<[string, number]> } {
+  const counts = new Map<string, number>();
+  for (const e of data) for (const f of e.features) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const vocab = new Map<string, number>();
+  for (const [f, c] of [...counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (c >= 2) vocab.set(f, vocab.size);
+  const rowsIdx = data.map((e) => ({ idx: e.features.map((f) => vocab.get(f)).filter((k): k is number => k !== undefined), label: e.label }));
+  const positives = rowsIdx.filter((r) => r.label === 1).length;
+  const upweight = (rowsIdx.length - positives) / positives;
+  const w = new Float64Array(vocab.size);
+  let bias = 0;
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    for (let i = rowsIdx.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [rowsIdx[i], rowsIdx[j]] = [rowsIdx[j]!, rowsIdx[i]!];
+    }
+    const rate = 0.1 / (1 + epoch * 0.1);
+    for (const r of rowsIdx) {
+      let z = bias;
+      for (const k of r.idx) z += w[k]!;
+      const p = 1 / (1 + Math.exp(-z));
+      const g = (p - r.label) * (r.label === 1 ? upweight : 1);
+      bias -= rate * g;
+      for (const k of r.idx) w[k] = w[k]! - rate * (g + 1e-3 * w[k]!);
+    }
+  }
+  const weights: Array<[string, number]> = [];
+  for (const [f, k] of vocab) if (Math.abs(w[k]!) >= PRUNE) weights.push([f, Math.round(w[k]! * 10)]);
+  return { bias: Math.round(bias * 10) / 10, weights };
+}
+
+function render(model: { bias: number; weights: Array<[string, number]> }): string {
+  const lines = [
+    '// Generated by `npm run train:guard` (test/guard-model/train.ts): do not edit by hand.',
+    '// The guard classifier\'s weights: `feature=weight×10`, a feature being `u:word` or `b:word_word`.',
+    `export const BIAS = ${model.bias};`,
+    `export const THRESHOLD = ${THRESHOLD};`,
+    `export const WEIGHTS =`,
+  ];
+  // Chunks of ~100 entries per string literal keep lines readable in a diff.
+  const entries = model.weights.map(([f, v]) => `${f}=${v}`);
+  const chunks: string[] = [];
+  for (let i = 0; i < entries.length; i += 100) chunks.push(`  ${JSON.stringify(entries.slice(i, i + 100).join(' '))}`);
+  lines.push(`${chunks.join(" + ' ' +\n")};`, '');
+  return lines.join('\n');
+}
+
+/** The examples the committed weights are trained on. */
+export function examplesForTraining(): Example[] {
+  return examples(TRAINING_ATTACK_SETS, benignTraining(TRAINING_BENIGN_PAGES));
+}
+
+/** A sentence score under a trained model. */
+function scorer(model: { bias: number; weights: Array<[string, number]> }): (text: string) => number {
+  const map = new Map(model.weights.map(([f, v]) => [f, v / 10] as const));
+  return (text) => sentenceFeatures(wordsOf(fold(text))).reduce((z, f) => z + (map.get(f) ?? 0), model.bias);
+}
+
+/**
+ * The validation that chose THRESHOLD and PRUNE: train without wave-heldout-16/-17,
+ * wave-benign-pages-3 and the odd-numbered wildguard prompts, then read those.
+ */
+function validate(): void {
+  const model = train(examples(TRAINING_ATTACK_SETS.filter((f) => !/-1[67]$/.test(f)), benignTraining(TRAINING_BENIGN_PAGES.filter((f) => f !== 'wave-benign-pages-3'), (i) => i % 2 === 0)));
+  const score = scorer(model);
+  const flagged = (text: string, th: number) => sentencesOf(text).some(([a, b]) => score(text.slice(a, b)) > th);
+  const attacks = ['wave-heldout-16', 'wave-heldout-17'].flatMap((f) => rows(`${f}/attacks.json`));
+  const pages = rows('wave-benign-pages-3/benign.json').map(str);
+  const prompts = (benignTexts()['wildguard-benign'] ?? []).filter((_, i) => i % 2 === 1);
+  console.log(`validation model: ${model.weights.length} features`);
+  for (const th of [2, 3, 4, 5, 6]) {
+    const caught = attacks.filter((r) => {
+      const text = str(r['text']);
+      const core = str(r['core']);
+      const at = text.indexOf(core);
+      return sentencesOf(text).some(([a, b]) => a < at + core.length && at < b && score(text.slice(a, b)) > th);
+    }).length;
+    console.log(`threshold ${th}: attacks ${caught}/${attacks.length}, pages altered ${pages.filter((t) => flagged(t, th)).length}/${pages.length}, wildguard altered ${prompts.filter((t) => flagged(t, th)).length}/${prompts.length}`);
+  }
+}
+
+if (process.argv[1]?.endsWith('train.ts')) {
+  if (process.argv.includes('--validate')) {
+    validate();
+  } else {
+    const text = render(train(examplesForTraining()));
+    if (process.argv.includes('--check')) {
+      const committed = readFileSync(OUT, 'utf8');
+      if (committed !== text) {
+        console.error('src/guard/classifier-weights.ts differs from a fresh training: run `npm run train:guard`');
+        process.exit(1);
+      }
+      console.log('classifier weights match a fresh training');
+    } else {
+      writeFileSync(OUT, text);
+      console.log(`wrote ${OUT.pathname}`);
+    }
+  }
+}
+
+export { render };
