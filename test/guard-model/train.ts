@@ -5,24 +5,27 @@
  *   npm run train:guard            write the weights
  *   npm run train:guard -- --check exit 1 if the committed weights differ from a fresh training
  *
- * Data: positive sentences are those of our own attack sets that carry the injection (`core`);
- * negative sentences are the other sentences of those texts (the page text around an embedded
- * attack, the action it asks for) and every sentence of the benign corpora. The fresh sets
- * (wave-heldout-18, -19) and the held-out set (wave-heldout-6) are never trained on: they are
- * what the figures are read on. Model: logistic regression over each sentence's words and word
- * pairs (seen at least twice), attacks weighted up to balance the classes, 30 epochs of SGD with
- * a seeded shuffle, weights under 0.25 in size dropped, rounded to a tenth.
+ * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
+ * negative sentences are the other sentences of those texts (the page text around an embedded attack)
+ * and every sentence of the benign corpora. The held-out set (wave-heldout-6) and the newest blind sets
+ * (wave-heldout-22, -23, wave-benign-pages-6) are never trained on: they are what the figures are read
+ * on. Model: logistic regression over each sentence's words and word pairs (seen at least twice),
+ * attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights under
+ * 0.25 in size dropped, rounded to a tenth.
  *
- * Validation (how the threshold and pruning were chosen, before the fresh sets were read): trained
- * without wave-heldout-16/-17, wave-benign-pages-3 and half of wildguard, then read on those. At
- * a threshold of 4 the classifier alone caught 71 of the 90 validation attacks and altered 1 of the
- * 120 validation pages and 2 of 475 wildguard prompts; lower thresholds or harder pruning altered
- * more benign text (threshold 3: 3 pages; pruning under 1.0: 3 pages, 5 prompts).
+ * Validation (`--validate`: how the threshold was chosen, before the newest sets were read): trained
+ * without wave-heldout-20/-21, wave-benign-pages-5 and the odd-numbered wildguard prompts, then read on
+ * those. Threshold 4: with the phrase rules and the clause reading, 72 of the 90 validation attacks
+ * caught and 4 of the 150 pages altered (the rules' own 4: the classifier adds none); threshold 2 would
+ * catch 81 but alter 8 pages, threshold 3 74 and 6. (The first training, before wave-heldout-18 to -21
+ * were added, was validated the same way on wave-heldout-16/-17 and wave-benign-pages-3: threshold 4,
+ * 73 of 90 caught by the classifier alone, 1 of 120 pages and 1 of 475 prompts altered.)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
 import { correctKeyWords } from '../../src/guard/typos.js';
 import { sentenceFeatures, sentencesOf, wordsOf } from '../../src/guard/classifier.js';
+import { findInstructionSpans } from '../../src/guard/neutralize.js';
 import { benignTexts } from '../server/guard-adversarial.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
@@ -43,8 +46,8 @@ export interface Example {
 }
 
 /** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4'];
+export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5'];
 
 /** The words of a stretch of text as training features, if it has any. */
 function push(out: Example[], text: string, label: 0 | 1): void {
@@ -154,13 +157,26 @@ function scorer(model: { bias: number; weights: Array<[string, number]> }): (tex
  * wave-benign-pages-3 and the odd-numbered wildguard prompts, then read those.
  */
 function validate(): void {
-  const model = train(examples(TRAINING_ATTACK_SETS.filter((f) => !/-1[67]$/.test(f)), benignTraining(TRAINING_BENIGN_PAGES.filter((f) => f !== 'wave-benign-pages-3'), (i) => i % 2 === 0)));
+  const model = train(examples(TRAINING_ATTACK_SETS.filter((f) => !/-2[01]$/.test(f)), benignTraining(TRAINING_BENIGN_PAGES.filter((f) => f !== 'wave-benign-pages-5'), (i) => i % 2 === 0)));
   const score = scorer(model);
   const flagged = (text: string, th: number) => sentencesOf(text).some(([a, b]) => score(text.slice(a, b)) > th);
-  const attacks = ['wave-heldout-16', 'wave-heldout-17'].flatMap((f) => rows(`${f}/attacks.json`));
-  const pages = rows('wave-benign-pages-3/benign.json').map(str);
+  const attacks = ['wave-heldout-20', 'wave-heldout-21'].flatMap((f) => rows(`${f}/attacks.json`));
+  const pages = rows('wave-benign-pages-5/benign.json').map(str);
   const prompts = (benignTexts()['wildguard-benign'] ?? []).filter((_, i) => i % 2 === 1);
   console.log(`validation model: ${model.weights.length} features`);
+  // With the phrase rules and the clause reading (the guard without its classifier), as shipped.
+  const others = (text: string) => findInstructionSpans(text).filter((x) => x.ruleId !== 'classifier');
+  for (const th of [2, 3, 4, 5, 6]) {
+    const union = attacks.filter((r) => {
+      const text = str(r['text']);
+      const core = str(r['core']);
+      const at = text.indexOf(core);
+      const end = at + core.length;
+      return others(text).some((x) => x.start < end && at < x.end) || sentencesOf(text).some(([a, b]) => a < end && at < b && score(text.slice(a, b)) > th);
+    }).length;
+    const unionPages = pages.filter((t) => others(t).length > 0 || flagged(t, th)).length;
+    console.log(`threshold ${th}, with the rules and clause reading: attacks ${union}/${attacks.length}, pages altered ${unionPages}/${pages.length}`);
+  }
   for (const th of [2, 3, 4, 5, 6]) {
     const caught = attacks.filter((r) => {
       const text = str(r['text']);

@@ -84,16 +84,15 @@ export const ISSUE_SEEDS: Seed[] = [
 ];
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -17, each measured
- * once against frozen rules and then used to tune them; -12 to -17 written by authors blind to the
- * rules), `held-out` (wave-heldout-6, written after the rules of issue 10 were frozen, never tuned
- * on) and `fresh` (wave-heldout-18 to -21, written blind, never tuned on or trained on: -18/-19
- * read against the fourth clause reading and again with the classifier, -20/-21 read once against
- * the whole guard). See each SOURCE.txt.
+ * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -21, each measured
+ * once against the frozen guard and then used to tune it or train its classifier; -12 onwards written
+ * by authors blind to the guard), `held-out` (wave-heldout-6, written after the rules of issue 10 were
+ * frozen, never tuned on) and `fresh` (wave-heldout-22 and -23, written blind and read once against the
+ * guard as shipped, never tuned or trained on). See each SOURCE.txt and test/corpora/README.md.
  */
 export function ownSeeds(set: 'dev' | 'held-out' | 'fresh'): Seed[] {
-  const dev = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-18', 'wave-heldout-19', 'wave-heldout-20', 'wave-heldout-21'];
+  const dev = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-22', 'wave-heldout-23'];
   return folders.flatMap((folder) =>
     rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
   );
@@ -130,8 +129,8 @@ export function benignTexts(): Record<string, string[]> {
     'wildguard-benign': rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt'])).filter((t) => t.length > 0 && t.length <= 1500),
     // Page texts full of trigger words, written for this repository by authors blind to the rules: -1 to -4
     // measured once, then their false positives fixed where a rule could tell the page's own sense apart
-    // (and trained on by the classifier); -5 read once against the whole guard, never tuned or trained on.
-    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5']),
+    // (-1 to -5 trained on by the classifier); -6 read once against the guard as shipped, never tuned or trained on.
+    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6']),
   };
 }
 
@@ -354,8 +353,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The strings of a JSON value, keys included, and its numbers as written (a model reads those too). */
 function collectStrings(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
   else if (Array.isArray(value)) for (const v of value) collectStrings(v, out);
   else if (typeof value === 'object' && value !== null) {
     for (const [k, v] of Object.entries(value)) {
