@@ -28,14 +28,21 @@ function json() {
 }
 
 /**
- * The static text of Lit `css` templates without indentation and the spaces minifiers would drop
- * (newlines kept, so source maps stay on the right line). Spaces inside calc() and selectors stay.
+ * The static text of Lit `css` templates without comments, indentation and the spaces minifiers
+ * would drop (newlines kept, so source maps stay on the right line). Spaces inside calc() and selectors stay.
  */
 export function compactCss(code) {
   return code.replace(/\bcss`([^`]*)`/g, (_, body) => {
     const parts = body.split(/(\$\{[^}]*\})/);
     const compacted = parts.map((part, i) =>
-      i % 2 === 1 ? part : part.replace(/^[ \t]+|[ \t]+$/gm, '').replace(/:[ \t]+/g, ':').replace(/[ \t]*([{},;])[ \t]*/g, '$1'),
+      i % 2 === 1
+        ? part
+        : part
+            // Comments go, keeping their newlines.
+            .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ''))
+            .replace(/^[ \t]+|[ \t]+$/gm, '')
+            .replace(/:[ \t]+/g, ':')
+            .replace(/[ \t]*([{},;])[ \t]*/g, '$1'),
     );
     return `css\`${compacted.join('')}\``;
   });
@@ -85,7 +92,8 @@ function esbuildMinify() {
  * module for pages that imported it.
  */
 function classicEntry({ key }) {
-  const global = `globalThis[Symbol.for(${JSON.stringify(key)})]`;
+  const symbol = `Symbol.for(${JSON.stringify(key)})`;
+  const global = `globalThis[${symbol}]`;
   return {
     name: 'classic-entry',
     renderDynamicImport({ chunk }) {
@@ -107,10 +115,10 @@ function classicEntry({ key }) {
         // The boot export, if any, runs for a second copy of the same version.
         // __wcAt: a chunk's URL beside this script (run as a module, the specifier resolves as is).
         s.prepend(
-          `(function(){'use strict';var __s=document.currentScript;if(${global}){if(__s&&${global}.boot)${global}.boot(__s);return}` +
+          `(function(){'use strict';var __s=document.currentScript,__k=${symbol},__g=globalThis[__k];if(__g){if(__s&&__g.boot)__g.boot(__s);return}` +
             `var __u=__s&&__s.src;function __wcAt(p){return __u?new URL(p,__u).href:p}\n`,
         );
-        s.append(`\n;Object.defineProperty(globalThis,Symbol.for(${JSON.stringify(key)}),{value:Object.freeze({${getters.join(',')}})});` + `\n})();\n`);
+        s.append(`\n;Object.defineProperty(globalThis,__k,{value:Object.freeze({${getters.join(',')}})});` + `\n})();\n`);
       } else {
         for (const node of ast.body) {
           if (node.type !== 'ImportDeclaration') continue;
@@ -137,6 +145,13 @@ function classicEntry({ key }) {
       if (entry && !entry.code.startsWith('"use strict"')) {
         entry.code = `"use strict";\n${entry.code}`;
         if (entry.map) entry.map.mappings = `;${entry.map.mappings}`;
+        // The .map file is its own asset by now: its lines move down by one too.
+        const mapFile = bundle[`${entry.fileName}.map`];
+        if (mapFile?.type === 'asset') {
+          const map = JSON.parse(String(mapFile.source));
+          map.mappings = `;${map.mappings}`;
+          mapFile.source = JSON.stringify(map);
+        }
       }
       this.emitFile({ type: 'asset', fileName: 'cdn/wave-chat.mjs', source: "// The widget is one classic script now; importing it as a module defines the elements.\nimport '../wave-chat.js';\n" });
     },
