@@ -7,8 +7,8 @@
  * hear the loaded session. Nothing but timing tells the two halves apart.
  */
 import { PageContext } from '../context/page-context.js';
-import { ToolDeferral } from '../tools/deferral.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { planPageSchemas, planTools } from '../tools/tool-plan.js';
 import type { PageToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
 import type { ToolRouter } from '../tabs/tab-router.js';
 import { INACTIVE_GRANT, type ConfirmDecision, type VisitorEvidence } from '../consent/types.js';
@@ -53,8 +53,6 @@ export class SessionShell implements WaveSessionApi {
   readonly registry: ToolRegistry;
   readonly #context: PageContext;
   readonly #options: SessionShellOptions;
-  /** Before the session exists: the schemas of a first request (nothing loaded through `load_tools` yet). */
-  readonly #deferral = new ToolDeferral();
   readonly #stateListeners = new Set<(state: SessionState) => void>();
   readonly #eventListeners = new Set<(event: WaveCoreEvent) => void>();
   #state: SessionState;
@@ -169,7 +167,8 @@ export class SessionShell implements WaveSessionApi {
   ownToolSchemas(): PageToolSchema[] {
     if (this.#session?.ownToolSchemas) return this.#session.ownToolSchemas();
     if (this.registry.size === 0) return [];
-    return this.#deferral.pageSchemas(this.registry);
+    // Before the session exists: a first request's plan (nothing loaded through `load_tools` yet).
+    return planPageSchemas(planTools(this.registry, []));
   }
 
   /** Routes the model's calls through the other tabs' router (handed on once the session exists). */

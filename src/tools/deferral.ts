@@ -1,11 +1,14 @@
 /**
  * Large catalogues (SPEC §7): when more than 20 tools are registered or their schemas pass
  * 16 KB, a request carries an active set plus a synthetic `load_tools` whose description
- * indexes every deferred tool. Nothing is dropped silently.
+ * indexes every deferred tool. Nothing is dropped silently. The plan itself is tool-plan.ts's
+ * (the launcher's shell needs it before this code loads); this runs `load_tools`.
  */
-import type { RegisteredTool, ToolRegistry } from './registry.js';
-import { utf8Length } from './schema-check.js';
+import type { ToolRegistry } from './registry.js';
+import { LOAD_TOOLS_NAME, planPageSchemas, planSchemas, planTools, type ToolPlan } from './tool-plan.js';
 import { ToolLimits, type PageToolSchema } from './types.js';
+
+export { LOAD_TOOLS_NAME, loadToolsSchema } from './tool-plan.js';
 
 /** Options for {@link ToolDeferral}. */
 export interface ToolDeferralOptions {
@@ -15,11 +18,8 @@ export interface ToolDeferralOptions {
   maxActiveBytes?: number;
 }
 
-export const LOAD_TOOLS_NAME = 'load_tools';
-
 // A load result with schemas must still fit the sanitizer's 4,096 characters with room to spare.
 const LOAD_RESULT_BUDGET = 3_600;
-const MAX_SENTENCE_CHARS = 160;
 
 /**
  * Decides which tool schemas a request carries and runs the synthetic `load_tools`.
@@ -46,7 +46,7 @@ export class ToolDeferral {
    * `load_tools` (a tab loads its own deferred tools).
    */
   pageSchemas(registry: ToolRegistry): PageToolSchema[] {
-    return this.schemas(registry).filter((s) => s.name !== LOAD_TOOLS_NAME);
+    return planPageSchemas(this.#plan(registry));
   }
 
   /**
@@ -57,10 +57,7 @@ export class ToolDeferral {
    * deferral.schemas(registry).map((s) => s.name); // ['search', 'open', …, 'load_tools']
    */
   schemas(registry: ToolRegistry): PageToolSchema[] {
-    const plan = this.#plan(registry);
-    if (!plan.deferring) return plan.all.map((entry) => entry.schema);
-    const deferred = plan.all.filter((entry) => !plan.active.has(entry.tool.name));
-    return [...plan.activeList.map((entry) => entry.schema), loadToolsSchema(deferred.map((entry) => entry.tool))];
+    return planSchemas(this.#plan(registry));
   }
 
   /**
@@ -178,109 +175,13 @@ export class ToolDeferral {
       .join(', ')}. Available through ${LOAD_TOOLS_NAME}: ${deferred.join(', ')}.`;
   }
 
-  #plan(registry: ToolRegistry): Plan {
-    const all = registry.list().map((tool) => {
-      const schema = registry.toSchema(tool);
-      return { tool, schema, bytes: utf8Length(JSON.stringify(schema)) };
-    });
-    const totalBytes = all.reduce((sum, entry) => sum + entry.bytes, 0);
-    const deferring = all.length > this.#maxTools || totalBytes > this.#maxBytes;
-    if (!deferring) return { deferring, all, active: new Set(all.map((e) => e.tool.name)), activeList: all };
-
-    const byName = new Map(all.map((entry) => [entry.tool.name, entry]));
-    const candidates: PlanEntry[] = [];
-    const seen = new Set<string>();
-    const push = (entry: PlanEntry | undefined) => {
-      if (entry && !seen.has(entry.tool.name)) {
-        seen.add(entry.tool.name);
-        candidates.push(entry);
-      }
-    };
-    for (const entry of all) if (isCore(entry.tool)) push(entry);
-    for (const name of this.#loaded) push(byName.get(name));
-    for (const entry of all) push(entry);
-
-    const active = new Set<string>();
-    const activeList: PlanEntry[] = [];
-    let bytes = 0;
-    for (const entry of candidates) {
-      if (activeList.length >= this.#maxTools) break;
-      // A tool too large for what is left is skipped; a smaller later one may still fit.
-      if (bytes + entry.bytes > this.#maxBytes) continue;
-      bytes += entry.bytes;
-      active.add(entry.tool.name);
-      activeList.push(entry);
-    }
-    return { deferring, all, active, activeList };
-  }
-}
-
-interface PlanEntry {
-  tool: RegisteredTool;
-  schema: PageToolSchema;
-  bytes: number;
-}
-
-interface Plan {
-  deferring: boolean;
-  all: PlanEntry[];
-  active: Set<string>;
-  activeList: PlanEntry[];
-}
-
-function isCore(tool: RegisteredTool): boolean {
-  try {
-    return tool.definition.core === true;
-  } catch {
-    return false;
+  #plan(registry: ToolRegistry): ToolPlan {
+    return planTools(registry, this.#loaded, this.#maxTools, this.#maxBytes);
   }
 }
 
 function quote(name: string): string {
   return JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
-}
-
-/** "name: first sentence of its description" */
-function indexLine(tool: RegisteredTool, description: string): string {
-  const text = description.replace(/\s+/g, ' ').trim();
-  const match = /^.*?[.!?](?=\s|$)/.exec(text);
-  let sentence = match ? match[0] : text;
-  if (sentence.length > MAX_SENTENCE_CHARS) sentence = `${sentence.slice(0, MAX_SENTENCE_CHARS - 1)}…`;
-  return sentence ? `${tool.name}: ${sentence}` : tool.name;
-}
-
-/**
- * The synthetic `load_tools` schema indexing the deferred tools.
- *
- * @example
- * loadToolsSchema(deferredTools).description; // 'Loads … Deferred tools:\n- export_csv: Export the board as CSV.'
- */
-export function loadToolsSchema(deferred: readonly RegisteredTool[]): PageToolSchema {
-  const lines = deferred.map((tool) => `- ${indexLine(tool, tool.description ?? safeDescription(tool))}`);
-  return {
-    name: LOAD_TOOLS_NAME,
-    description:
-      'Loads more page tools so you can call them. Only some tools are offered at first; the others are listed ' +
-      'below as "name: what it does". Call this with the names you need, then call those tools.\nDeferred tools:\n' +
-      lines.join('\n'),
-    parameters: {
-      type: 'object',
-      properties: { names: { type: 'array', items: { type: 'string' }, minItems: 1 } },
-      required: ['names'],
-    },
-    confirm: false,
-    cost: 0,
-    tier3: false,
-  };
-}
-
-function safeDescription(tool: RegisteredTool): string {
-  try {
-    const text: unknown = tool.definition.description;
-    return typeof text === 'string' ? text : '';
-  } catch {
-    return '';
-  }
 }
 
 function parseNames(args: unknown): string[] | string {
