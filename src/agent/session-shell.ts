@@ -8,7 +8,7 @@
  */
 import { PageContext } from '../context/page-context.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { planPageSchemas, planTools } from '../tools/tool-plan.js';
+import { planPageSchemas, planSchemas, planTools } from '../tools/tool-plan.js';
 import type { PageToolSchema, SanitizedResult, ToolCall, ToolDefinition, ToolOutcome } from '../tools/types.js';
 import type { ToolRouter } from '../tabs/tab-router.js';
 import { INACTIVE_GRANT, type ConfirmDecision, type VisitorEvidence } from '../consent/types.js';
@@ -160,7 +160,9 @@ export class SessionShell implements WaveSessionApi {
   getHostToolSchemas(): PageToolSchema[] {
     if (this.#session) return this.#session.getHostToolSchemas();
     if (this.registry.size === 0) this.load().catch((error: unknown) => this.#warn(error));
-    return withOtherTabsSchemas(this.ownToolSchemas(), this.registry, this.#router);
+    // A first request's plan (nothing loaded through `load_tools` yet), `load_tools` included.
+    const own = this.registry.size === 0 ? [] : planSchemas(planTools(this.registry, []));
+    return withOtherTabsSchemas(own, this.registry, this.#router);
   }
 
   /** The page tools this tab offers the other tabs (see `WaveSession.ownToolSchemas`). */

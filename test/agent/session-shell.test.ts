@@ -61,6 +61,19 @@ describe('SessionShell (the page-tool API before the session code has loaded)', 
     expect(shell.state).to.equal(made()!.state);
   });
 
+  it('with a catalogue over the limits, answers the active set and load_tools before and after the session code arrives', async () => {
+    const { shell, loads } = gatedShell();
+    for (let i = 0; i < 21; i++) shell.registerTool(`tool_${i}`, { description: `Tool ${i}.`, handler: () => ({}) });
+    const before = shell.getHostToolSchemas();
+    expect(before).to.have.length(21);
+    expect(before.at(-1)!.name).to.equal('load_tools');
+    expect(shell.ownToolSchemas().map((s) => s.name), 'the other tabs are offered no load_tools').to.not.include('load_tools');
+    const loading = shell.load();
+    loads[0]!.resolve();
+    await loading;
+    expect(shell.getHostToolSchemas()).to.deep.equal(before);
+  });
+
   it('a callTool before the code arrives waits for it, then runs with events heard through the shell', async () => {
     const { shell, loads } = gatedShell();
     shell.registerTool('add_task', addTask);
