@@ -9,7 +9,7 @@ import type { VoiceEngine } from '../src/voice/types.js';
 import { SessionBinding } from './controllers/session-binding.js';
 import { WebMcpController } from './controllers/webmcp-controller.js';
 import { guardVisitorActions } from './controllers/visitor-guard.js';
-import { icons } from './icons.js';
+import { launcherIcons } from './launcher-icons.js';
 import { launcherLabel } from './launcher-labels.js';
 import type { WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
@@ -787,7 +787,7 @@ export class WaveChat extends LitElement implements PageToolsApi {
         @pointerdown=${this.#onIntent}
         @focus=${this.#onIntent}
       >
-        ${this.open ? icons.close : icons.chat}
+        ${this.open ? launcherIcons.close : launcherIcons.chat}
         ${waiting ? html`<span part="launcher-badge" class="launcher-badge" aria-hidden="true"></span>` : nothing}
       </button>
       <div class="visually-hidden" role="status" aria-live="polite">${this._announcement}</div>
