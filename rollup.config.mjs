@@ -82,9 +82,44 @@ function esbuildMinify() {
 }
 
 /**
+ * The top-level bindings of a module that keep their first value: `const`s, functions and classes
+ * whose name is never assigned anywhere in the code (any scope's: a shadowing name counts too).
+ */
+function fixedBindings(ast) {
+  const declared = new Set();
+  for (const node of ast.body) {
+    if (node.type === 'VariableDeclaration' && node.kind === 'const') {
+      for (const d of node.declarations) if (d.id.type === 'Identifier') declared.add(d.id.name);
+    } else if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) declared.add(node.id.name);
+  }
+  const assigned = new Set();
+  const targets = (pattern) => {
+    if (!pattern) return;
+    if (pattern.type === 'Identifier') assigned.add(pattern.name);
+    else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties) targets(p.type === 'RestElement' ? p.argument : p.value);
+    else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements) targets(e);
+    else if (pattern.type === 'AssignmentPattern') targets(pattern.left);
+    else if (pattern.type === 'RestElement') targets(pattern.argument);
+  };
+  const walk = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    if (node.type === 'AssignmentExpression') targets(node.left);
+    else if (node.type === 'UpdateExpression') targets(node.argument);
+    else if ((node.type === 'ForInStatement' || node.type === 'ForOfStatement') && node.left.type !== 'VariableDeclaration') targets(node.left);
+    for (const key in node) {
+      const value = node[key];
+      if (Array.isArray(value)) for (const child of value) walk(child);
+      else if (value && typeof value.type === 'string') walk(value);
+    }
+  };
+  walk(ast);
+  return new Set([...declared].filter((name) => !assigned.has(name)));
+}
+
+/**
  * The CDN file as one classic script: rollup builds ES chunks; this turns the entry chunk
  * (`dist/wave-chat.js`) into a classic script that publishes its exports on one private global
- * object (getters, so bindings stay live), and rewrites the lazy chunks' imports from the entry
+ * object (a binding assigned again through a getter, so it stays live), and rewrites the lazy chunks' imports from the entry
  * into reads of that object. The entry's `import()`s resolve against the script's own URL
  * (made absolute: a classic script from another origin has no base URL of its own for them). The same file also runs as a module (`import '…/wave-chat.js'`): it then defines
  * the elements without booting a floating widget. A second copy of the same version on a page
@@ -104,10 +139,16 @@ function classicEntry({ key }) {
       const s = new MagicString(code);
       if (chunk.isEntry) {
         const getters = [];
+        const fixed = fixedBindings(ast);
         for (const node of ast.body) {
           if (node.type === 'ImportDeclaration') this.error(`the CDN entry may not import statically (${node.source.value})`);
           if (node.type === 'ExportNamedDeclaration' && !node.declaration && !node.source) {
-            for (const spec of node.specifiers) getters.push(`get ${spec.exported.name}(){return ${spec.local.name}}`);
+            for (const spec of node.specifiers) {
+              const { name: exported } = spec.exported;
+              const { name: local } = spec.local;
+              // A binding never assigned again is published as its value; any other through a getter.
+              getters.push(fixed.has(local) ? `${exported}:${local}` : `get ${exported}(){return ${local}}`);
+            }
             s.remove(node.start, node.end);
           } else if (node.type.startsWith('Export')) this.error(`unexpected ${node.type} in the CDN entry`);
         }
