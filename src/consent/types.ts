@@ -60,5 +60,4 @@ export interface SpendGrantState {
   expiresAt: number;
 }
 
-/** The state of no grant (a new conversation, a revoked or expired grant). */
-export const INACTIVE_GRANT: SpendGrantState = Object.freeze({ active: false, spent: 0, cap: 0, grantedAt: 0, expiresAt: 0 });
+export { INACTIVE_GRANT } from './inactive-grant.js';

@@ -4,13 +4,8 @@
  */
 import { consentSchema } from '../consent/policy.js';
 import { inspectParametersSchema } from './schema-check.js';
-import {
-  RESERVED_TOOL_NAMES,
-  ToolLimits,
-  type PageToolSchema,
-  type JsonSchema,
-  type ToolDefinition,
-} from './types.js';
+import { RESERVED_TOOL_NAMES, ToolLimits } from './limits.js';
+import type { PageToolSchema, JsonSchema, ToolDefinition } from './types.js';
 import { describeError } from '../util/describe-error.js';
 
 /** One accepted tool. `definition` is the page's own object, so `cost`/`confirmLabel` getters stay live. */

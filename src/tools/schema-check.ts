@@ -3,7 +3,8 @@
  * It never compiles anything: compiling is the validator's job, lazily, on first call
  * (SPEC §4.1 keeps the widget's startup free of schema compiles).
  */
-import { ToolLimits, type JsonSchema } from './types.js';
+import { ToolLimits } from './limits.js';
+import type { JsonSchema } from './types.js';
 import { describeError } from '../util/describe-error.js';
 
 /** What {@link inspectParametersSchema} found: a reason to reject, or a JSON-safe copy. */

@@ -6,7 +6,8 @@
  */
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { utf8Length } from './schema-check.js';
-import { ToolLimits, type PageToolSchema } from './types.js';
+import { ToolLimits } from './limits.js';
+import type { PageToolSchema } from './types.js';
 
 export const LOAD_TOOLS_NAME = 'load_tools';
 
