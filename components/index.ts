@@ -2,7 +2,8 @@
 export { WaveChat, WaveTheme } from './wave-chat.js';
 export { WaveTranscript } from './wave-transcript.js';
 export { WaveToolChip, chipText, type ToolItem } from './wave-tool-chip.js';
-export { evidenceFrom, guardVisitorActions, isLiveVisitorEvent } from './controllers/visitor-guard.js';
+export { evidenceFrom } from './controllers/visitor-evidence.js';
+export { guardVisitorActions, isLiveVisitorEvent } from './controllers/visitor-guard.js';
 export { WaveHeaderPill } from './wave-header-pill.js';
 export { WaveVoiceBubble } from './wave-voice-bubble.js';
 export { WaveComposer, WaveComposerSubmitEvent } from './wave-composer.js';

@@ -4,7 +4,7 @@ import type { SpendGrantState } from '../src/consent/types.js';
 import { defaultLabels, formatLabel, type WaveLabels } from './labels.js';
 import { baseStyles } from './theme.styles.js';
 import { headerPillStyles } from './wave-header-pill.styles.js';
-import { evidenceFrom } from './controllers/visitor-guard.js';
+import { evidenceFrom } from './controllers/visitor-evidence.js';
 
 /**
  * The spend-grant pill: `Spending approved · 40 cr · tap to stop`. Renders nothing while no

@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { ChipStatus, type ToolPart, type WaveSessionApi } from '../src/agent/types.js';
 import type { ConfirmDecision } from '../src/consent/types.js';
 import { chipText, label, tabName, toolPartTitle, type WaveLabels, defaultLabels } from './labels.js';
-import { evidenceFrom } from './controllers/visitor-guard.js';
+import { evidenceFrom } from './controllers/visitor-evidence.js';
 import { baseStyles } from './theme.styles.js';
 import { toolChipStyles } from './wave-tool-chip.styles.js';
 

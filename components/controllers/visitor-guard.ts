@@ -3,22 +3,10 @@
  * same session, except that the three acts only a visitor may perform (answering a
  * confirmation, revoking or granting spending) also require the DOM event behind them: a real,
  * trusted event that is being dispatched right now. A literal `{ isTrusted: true }`, a script's
- * synthetic event, or a trusted event kept and replayed later settles nothing.
+ * synthetic event, or a trusted event kept and replayed later settles nothing. The evidence the
+ * panel's buttons build is visitor-evidence.ts's (it comes with the panel's code).
  */
 import type { WaveSessionApi } from '../../src/agent/types.js';
-import type { VisitorEvidence } from '../../src/consent/types.js';
-
-/** Evidence built from a DOM event; the event rides along, not enumerable (it is not data). */
-export type EventEvidence = VisitorEvidence & { readonly event?: Event };
-
-/** Builds evidence from the visitor's event (a keyboard-activated click has `detail` 0). */
-export function evidenceFrom(event: Event): EventEvidence {
-  const source: VisitorEvidence['source'] =
-    event instanceof KeyboardEvent ? 'keyboard' : event instanceof MouseEvent && event.detail !== 0 ? 'pointer' : 'keyboard';
-  const evidence = { isTrusted: event.isTrusted, source };
-  Object.defineProperty(evidence, 'event', { value: event, enumerable: false });
-  return evidence;
-}
 
 /** True only for a genuine event of the browser's, in the middle of its dispatch. */
 export function isLiveVisitorEvent(evidence: unknown): boolean {
