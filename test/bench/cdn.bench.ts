@@ -8,7 +8,8 @@
  * so the figures follow whatever the build is. Then the streaming figures of the Markdown bench.
  *
  * `BENCH_LOADS=n` sets the loads per page and profile (default 7, the median of each is shown);
- * `BENCH_COMPETITORS=0` skips deep-chat and ElevenLabs. Run `npm run build` first (npm run bench does).
+ * `BENCH_COMPETITORS=0` skips deep-chat and ElevenLabs; `BENCH_BASELINE=<dir>` adds another build's
+ * `dist/` (e.g. main's) as a contender, loads interleaved with this build's. Run `npm run build` first (npm run bench does).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -141,6 +142,22 @@ if (process.env.BENCH_COMPETITORS !== '0') {
   }
 }
 
+/**
+ * `BENCH_BASELINE=<dir>`: another build's `dist/` (main's, say) as one more contender, its loads
+ * interleaved with this build's, so a change is measured against what it replaces in one run.
+ */
+const BASELINE = process.env.BENCH_BASELINE ? join(process.env.BENCH_BASELINE, '/') : null;
+if (BASELINE) {
+  contenders.push({
+    name: `wave-chat of ${process.env.BENCH_BASELINE}`,
+    path: '/baseline/wave.html',
+    mark: 'wave-chat-ready',
+    files: {
+      '/baseline/wave.html': Buffer.from(page('wave-chat', '<script async src="/baseline/wave-chat.js" data-site-id="bench" data-endpoint="/wave"></script>')),
+    },
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // The server: every file gzip, compressed once; a cold cache comes from a fresh context per load.
 
@@ -152,8 +169,10 @@ function body(path: string): Buffer | null {
   let raw: Buffer | undefined;
   for (const c of contenders) raw ??= c.files[path];
   if (!raw) {
-    const file = join(dist, decodeURIComponent(path));
-    if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) return null;
+    // The baseline's files (and the chunks it loads beside its script) from its own dist/.
+    const root = BASELINE && path.startsWith('/baseline/') ? BASELINE : dist;
+    const file = join(root, decodeURIComponent(root === dist ? path : path.slice('/baseline/'.length)));
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return null;
     raw = readFileSync(file);
   }
   out = gzipSync(raw, { level: 9 });
@@ -390,7 +409,7 @@ if (others.length) {
     const w = med(p.name, W, (l) => l.navToUsable);
     const parts = others.map((c) => {
       const o = med(p.name, c.name, (l) => l.navToUsable);
-      return `${c.name} ${ms(o)} (${(o / w).toFixed(2)}× wave-chat; JS before usable ${kb(med(p.name, c.name, (l) => l.criticalBytes))})`;
+      return `${c.name} ${ms(o)} (${(o / w).toFixed(2)}× wave-chat; JS before usable ${kb(med(p.name, c.name, (l) => l.criticalBytes))}; code arrived → usable ${med(p.name, c.name, (l) => l.codeToUsable).toFixed(1)} ms)`;
     });
     console.log(`  ${p.name.padEnd(8)} ${parts.join('; ')}`);
   }
