@@ -492,30 +492,31 @@ export class MarkdownView {
    * when what was added cannot change what Markdown makes of the text: plain characters (see
    * {@link PLAIN}) at the end of a paragraph, heading or list item whose last line starts with a
    * letter and ends in plain text, or anything but a backtick or tilde in a top-level fenced code
-   * block not closed yet. Returns false, changing nothing, when it cannot: then `render`.
+   * block not closed yet. Returns false, changing nothing, when it cannot: then `render`. With
+   * `check`, only says whether it can, changing nothing.
    */
-  appendInPlace(markdown: string, host: Element): boolean {
+  appendInPlace(markdown: string, host: Element, check = false): boolean {
     const end = this.#end;
     if (!end || !markdown.startsWith(end.text)) return false;
     const added = markdown.slice(end.text.length);
     if (added === '') return true;
     if (end.kind === 'inline') {
       // Not a space last: a heading or list item drops its trailing spaces (and a paragraph its
-    // last line's, before a hard break).
-    if (!PLAIN.test(added) || added.endsWith(' ')) return false;
+      // last line's, before a hard break).
+      if (!PLAIN.test(added) || added.endsWith(' ')) return false;
       // GFM autolinks (www.…, e-mail addresses) may start or grow with plain characters.
       const word = Math.max(end.text.lastIndexOf(' '), end.text.lastIndexOf('\n')) + 1;
       if (end.text.length - word > 256 || /www|@|:\/\//i.test(end.text.slice(word) + added)) return false;
     } else if (/[`~\r\0]/.test(added)) {
       return false;
     }
-    let node = this.#edited;
+    const node = this.#edited ?? endNode(host, end);
     if (!node) {
-      node = endNode(host, end);
-      if (!node) {
-        this.#end = null;
-        return false;
-      }
+      this.#end = null;
+      return false;
+    }
+    if (check) return true;
+    if (!this.#edited) {
       this.#edited = node;
       this.#committed = node.data;
     }

@@ -18,6 +18,14 @@ const RENDER_CHUNK = 30;
  */
 const STREAM_INTERVAL = 50;
 
+/**
+ * Least time between two renders of a streaming reply that lit renders (ms): new text that can
+ * only be appended in place shows every {@link STREAM_INTERVAL} ms, text that must be lexed and
+ * rendered again (a new block, a delimiter, a line break) at most every 100 ms, still ten times
+ * a second while text arrives. Each such render costs several times an append in place.
+ */
+const RENDER_INTERVAL = 100;
+
 // The Markdown renderer (and its parser, the largest dependency) loads after the widget is
 // usable: transcripts start loading it when connected and show plain text until it is here.
 let markdown: typeof MarkdownModule | null = null;
@@ -124,6 +132,8 @@ export class WaveTranscript extends LitElement {
   #caretTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the streaming reply last had new text (`performance.now()`). */
   #lastTextAt = 0;
+  /** The items the DOM shows (at the last update, rendered or appended in place). */
+  #shownItems: readonly TranscriptItem[] = [];
   /** The streaming reply's bubble, once looked up (see `#streamingRow`). */
   #streamRow: Element | null = null;
   /** The frame time of the last streaming render (see `scheduleUpdate`). */
@@ -173,6 +183,7 @@ export class WaveTranscript extends LitElement {
   }
 
   protected override updated(): void {
+    this.#shownItems = this.items;
     this.#follow();
     if (this.#renderFrom > 0) this.#scheduleBackfill();
   }
@@ -236,8 +247,9 @@ export class WaveTranscript extends LitElement {
 
   /**
    * While a reply streams, render at most once per {@link STREAM_INTERVAL} ms, on an animation
-   * frame: deltas that arrive in between become one update, and the first delta of a reply shows
-   * on the next frame. The end of the stream (no item streaming) renders at once. A hidden page
+   * frame, and once per {@link RENDER_INTERVAL} ms unless the new text can be appended in place:
+   * deltas that arrive in between become one update, and the first delta of a reply shows on the
+   * next frame. The end of the stream (no item streaming) renders at once. A hidden page
    * has no frames: it updates every 250 ms, and a page hidden while waiting for a frame still
    * updates within a second.
    */
@@ -250,7 +262,8 @@ export class WaveTranscript extends LitElement {
         }
         const timer = setTimeout(resolve, 1000);
         const onFrame = (now: number) => {
-          if (now - this.#lastStreamFrame < STREAM_INTERVAL) {
+          const since = now - this.#lastStreamFrame;
+          if (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true))) {
             requestAnimationFrame(onFrame);
             return;
           }
@@ -298,17 +311,19 @@ export class WaveTranscript extends LitElement {
    * what lit committed.
    */
   protected override shouldUpdate(changed: PropertyValues<this>): boolean {
-    if (!this.#appendInPlace(changed)) return true;
+    const before = changed.get('items') as readonly TranscriptItem[] | undefined;
+    if (changed.size !== 1 || !before || !this.#appendInPlace(before)) return true;
+    this.#shownItems = this.items;
     this.#watchCaret();
     this.#follow();
     return false;
   }
 
-  #appendInPlace(changed: PropertyValues<this>): boolean {
-    if (!markdown || !this.hasUpdated || changed.size !== 1 || this.#caretPaused || this.#renderFrom > 0) return false;
-    const before = changed.get('items') as readonly TranscriptItem[] | undefined;
+  /** Appends the streaming reply's new text in place, if `items` differ from `before` only by that (with `check`, only says whether). */
+  #appendInPlace(before: readonly TranscriptItem[], check = false): boolean {
+    if (!markdown || !this.hasUpdated || this.#caretPaused || this.#renderFrom > 0) return false;
     const items = this.items;
-    if (!before || before.length !== items.length) return false;
+    if (before.length !== items.length) return false;
     let at = -1;
     for (let i = 0; i < items.length; i++) {
       if (items[i] === before[i]) continue;
@@ -321,7 +336,7 @@ export class WaveTranscript extends LitElement {
     if (was.id !== item.id || !was.streaming || !item.streaming || was.stopped || item.stopped || was.text === '') return false;
     const view = this.#views.get(item.id);
     const row = this.#streamingRow();
-    return view !== undefined && row !== null && view.appendInPlace(item.text, row);
+    return view !== undefined && row !== null && view.appendInPlace(item.text, row, check);
   }
 
   /** The streaming reply's bubble (the only one with `data-streaming`). */

@@ -200,9 +200,9 @@ describe('<wave-transcript>', () => {
         realUpdated.call(this, changed);
       };
       const realAppend = MarkdownView.prototype.appendInPlace;
-      MarkdownView.prototype.appendInPlace = function (this: MarkdownView, text: string, host: Element) {
-        const done = realAppend.call(this, text, host);
-        if (done) inPlace++;
+      MarkdownView.prototype.appendInPlace = function (this: MarkdownView, text: string, host: Element, check?: boolean) {
+        const done = realAppend.call(this, text, host, check);
+        if (done && !check) inPlace++;
         return done;
       };
       const restore = virtualFrames();
@@ -365,6 +365,57 @@ describe('<wave-transcript>', () => {
         window.requestAnimationFrame = realFrame;
         window.setTimeout = realTimeout;
         counted.performUpdate = realUpdate;
+      }
+    });
+
+    it('renders a streaming reply that lit must render again at most once per 100 ms, and text appended in place once per 50 ms', async () => {
+      await WaveTranscript.markdownReady();
+      const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
+      const frames: FrameRequestCallback[] = [];
+      const realFrame = window.requestAnimationFrame;
+      window.requestAnimationFrame = (callback) => frames.push(callback);
+      const realTimeout = window.setTimeout;
+      window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
+      const t0 = performance.now() + 10_000;
+      const runFrames = (at: number) => frames.splice(0).forEach((callback) => callback(at));
+      let updates = 0;
+      const counted = el as unknown as { performUpdate(): void };
+      const realUpdate = counted.performUpdate;
+      counted.performUpdate = function (this: WaveTranscript) {
+        updates++;
+        realUpdate.call(this);
+      };
+      const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
+      const tick = flushMicrotasks;
+      // `text` shows on the frame at `shownAt` ms, not on the frames before it (every 16 ms from `from`).
+      const expectShown = async (text: string, from: number, shownAt: number) => {
+        el.items = [msg('f', 'assistant', text, true)];
+        await tick();
+        const before = updates;
+        for (let at = from; at < shownAt; at += 16) {
+          runFrames(t0 + at);
+          await tick();
+          expect(updates, `${JSON.stringify(text)} at +${at} ms`).to.equal(before);
+        }
+        runFrames(t0 + shownAt);
+        await tick();
+        expect(updates, `${JSON.stringify(text)} at +${shownAt} ms`).to.equal(before + 1);
+        expect(shown()).to.equal(text.replace(/\*\*/g, '').replace(/\n/g, ''));
+      };
+      try {
+        await expectShown('abcde', 0, 0);
+        // Emphasis must be rendered by lit: 100 ms after the last update.
+        await expectShown('abcde **f**', 16, 100);
+        await expectShown('abcde **f** gh', 116, 200);
+        // Plain letters after plain text are appended in place: 50 ms later.
+        await expectShown('abcde **f** ghij', 216, 250);
+        // A line break waits 100 ms again.
+        await expectShown('abcde **f** ghij\n\nk', 266, 350);
+      } finally {
+        window.requestAnimationFrame = realFrame;
+        window.setTimeout = realTimeout;
+        counted.performUpdate = realUpdate;
+        runFrames(t0 + 1000);
       }
     });
 
