@@ -501,9 +501,8 @@ export class MarkdownView {
     const added = markdown.slice(end.text.length);
     if (added === '') return true;
     if (end.kind === 'inline') {
-      // Not a space last: a heading or list item drops its trailing spaces (and a paragraph its
-      // last line's, before a hard break).
-      if (!PLAIN.test(added) || added.endsWith(' ')) return false;
+      // A space last only in a paragraph: a heading or list item drops its trailing spaces.
+      if (!PLAIN.test(added) || (added.endsWith(' ') && end.path[0] !== 'P')) return false;
       // GFM autolinks (www.…, e-mail addresses) may start or grow with plain characters.
       const word = Math.max(end.text.lastIndexOf(' '), end.text.lastIndexOf('\n')) + 1;
       if (end.text.length - word > 256 || /www|@|:\/\//i.test(end.text.slice(word) + added)) return false;
