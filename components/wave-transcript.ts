@@ -263,7 +263,9 @@ export class WaveTranscript extends LitElement {
         const timer = setTimeout(resolve, 1000);
         const onFrame = (now: number) => {
           const since = now - this.#lastStreamFrame;
-          if (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true))) {
+          // A stream that ended while this update waited (Stop, the last delta) renders on this frame.
+          const streaming = this.items.some((item) => item.kind === 'message' && item.streaming);
+          if (streaming && (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true)))) {
             requestAnimationFrame(onFrame);
             return;
           }

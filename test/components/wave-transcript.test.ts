@@ -368,7 +368,7 @@ describe('<wave-transcript>', () => {
       }
     });
 
-    it('renders a streaming reply that lit must render again at most once per 100 ms, and text appended in place once per 50 ms', async () => {
+    it('renders a streaming reply that lit must render again at most once per 100 ms, text appended in place once per 50 ms, and the end of the stream on the next frame', async () => {
       await WaveTranscript.markdownReady();
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
       const frames: FrameRequestCallback[] = [];
@@ -388,8 +388,8 @@ describe('<wave-transcript>', () => {
       const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
       const tick = flushMicrotasks;
       // `text` shows on the frame at `shownAt` ms, not on the frames before it (every 16 ms from `from`).
-      const expectShown = async (text: string, from: number, shownAt: number) => {
-        el.items = [msg('f', 'assistant', text, true)];
+      const expectShown = async (text: string, from: number, shownAt: number, streaming = true) => {
+        el.items = [msg('f', 'assistant', text, streaming)];
         await tick();
         const before = updates;
         for (let at = from; at < shownAt; at += 16) {
@@ -411,6 +411,10 @@ describe('<wave-transcript>', () => {
         await expectShown('abcde **f** ghij', 216, 250);
         // A line break waits 100 ms again.
         await expectShown('abcde **f** ghij\n\nk', 266, 350);
+        // An update waiting for its 100 ms when the stream ends (Stop, the last delta) renders on the next frame.
+        el.items = [msg('f', 'assistant', 'abcde **f** ghij\n\nk **l**', true)];
+        await tick();
+        await expectShown('abcde **f** ghij\n\nk **l** m', 366, 366, false);
       } finally {
         window.requestAnimationFrame = realFrame;
         window.setTimeout = realTimeout;

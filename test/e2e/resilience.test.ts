@@ -42,6 +42,8 @@ describe('resilience', () => {
       await reply.filter({ hasText: /\S+\s+\S+/ }).waitFor({ timeout: 10_000 });
       await stop.click();
       await page.locator('wave-chat [part~="stop-button"]').waitFor({ state: 'detached', timeout: 5_000 });
+      // The stopped reply shows what arrived before Stop, marked as stopped: read it then.
+      await reply.locator('[part~="stopped-marker"]').waitFor({ timeout: 5_000 });
       const atStop = await textOf(reply);
       assert.ok(!/Book the venue/.test(atStop), 'stopped before the reply was complete');
       // The same question again streams the same reply at the same pace: when it has finished,
