@@ -93,6 +93,37 @@ function spyLayout(): { log: string[]; restore: () => void } {
 /** How far (px) the transcript's view is from its bottom; the test's own read, not the element's. */
 const fromBottom = (el: Element) => el.scrollHeight - el.scrollTop - el.clientHeight;
 
+
+/**
+ * Animation frames and timers held for a streaming test: frames run only when the test says, at
+ * times of its own (well after the fixture's real first frame), and the 1 s fallback for a frame
+ * that never comes cannot fire on a slow machine. Every update is counted, whether lit renders it
+ * or new text is appended in place.
+ */
+function heldFrames(el: WaveTranscript) {
+  const frames: FrameRequestCallback[] = [];
+  const realFrame = window.requestAnimationFrame;
+  window.requestAnimationFrame = (callback) => frames.push(callback);
+  const realTimeout = window.setTimeout;
+  window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
+  let updates = 0;
+  const counted = el as unknown as { performUpdate(): void };
+  const realUpdate = counted.performUpdate;
+  counted.performUpdate = function (this: WaveTranscript) {
+    updates++;
+    realUpdate.call(this);
+  };
+  return {
+    t0: performance.now() + 10_000,
+    runFrames: (at: number) => frames.splice(0).forEach((callback) => callback(at)),
+    updates: () => updates,
+    restore: () => {
+      window.requestAnimationFrame = realFrame;
+      window.setTimeout = realTimeout;
+      counted.performUpdate = realUpdate;
+    },
+  };
+}
 describe('<wave-transcript>', () => {
   // The Markdown renderer loads after the widget is usable; these tests read rendered Markdown.
   before(() => WaveTranscript.markdownReady());
@@ -312,24 +343,8 @@ describe('<wave-transcript>', () => {
 
     it('renders a streaming reply on a frame, at most once per 50 ms, and its end at once', async () => {
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
-      const frames: FrameRequestCallback[] = [];
-      const realFrame = window.requestAnimationFrame;
-      window.requestAnimationFrame = (callback) => frames.push(callback);
-      // Timers are held too: the 1 s fallback for a frame that never comes must not fire on a
-      // machine slow enough to take that long over the deltas below.
-      const realTimeout = window.setTimeout;
-      window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
-      // Frame times of our own, well after the fixture's real first frame.
-      const t0 = performance.now() + 10_000;
-      const runFrames = (at: number) => frames.splice(0).forEach((callback) => callback(at));
-      // Every update counts, whether lit renders it or the new text is appended in place.
-      let renders = 0;
-      const counted = el as unknown as { performUpdate(): void };
-      const realUpdate = counted.performUpdate;
-      counted.performUpdate = function (this: WaveTranscript) {
-        renders++;
-        realUpdate.call(this);
-      };
+      const clock = heldFrames(el);
+      const { t0, runFrames } = clock;
       const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
       const tick = flushMicrotasks;
       try {
@@ -337,10 +352,10 @@ describe('<wave-transcript>', () => {
           el.items = [msg('f', 'assistant', text, true)];
           await tick();
         }
-        expect(renders).to.equal(0);
+        expect(clock.updates()).to.equal(0);
         runFrames(t0);
         await el.updateComplete;
-        expect(renders).to.equal(1);
+        expect(clock.updates()).to.equal(1);
         expect(shown()).to.equal('abcde');
         // Deltas within 50 ms of that render wait for a frame 50 ms on; the newest text shows.
         el.items = [msg('f', 'assistant', 'abcdef', true)];
@@ -350,56 +365,42 @@ describe('<wave-transcript>', () => {
         for (const at of [t0 + 16, t0 + 33]) {
           runFrames(at);
           await tick();
-          expect(renders, `frame at +${at - t0} ms`).to.equal(1);
+          expect(clock.updates(), `frame at +${at - t0} ms`).to.equal(1);
         }
         runFrames(t0 + 50);
         await el.updateComplete;
-        expect(renders).to.equal(2);
+        expect(clock.updates()).to.equal(2);
         expect(shown()).to.equal('abcdefg');
         // The end of the stream renders at once, with no frame.
         el.items = [msg('f', 'assistant', 'abcdefgh', false)];
         await el.updateComplete;
-        expect(renders).to.equal(3);
+        expect(clock.updates()).to.equal(3);
         expect(shown()).to.equal('abcdefgh');
       } finally {
-        window.requestAnimationFrame = realFrame;
-        window.setTimeout = realTimeout;
-        counted.performUpdate = realUpdate;
+        clock.restore();
       }
     });
 
     it('renders a streaming reply that lit must render again at most once per 100 ms, text appended in place once per 50 ms, and the end of the stream on the next frame', async () => {
       await WaveTranscript.markdownReady();
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
-      const frames: FrameRequestCallback[] = [];
-      const realFrame = window.requestAnimationFrame;
-      window.requestAnimationFrame = (callback) => frames.push(callback);
-      const realTimeout = window.setTimeout;
-      window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
-      const t0 = performance.now() + 10_000;
-      const runFrames = (at: number) => frames.splice(0).forEach((callback) => callback(at));
-      let updates = 0;
-      const counted = el as unknown as { performUpdate(): void };
-      const realUpdate = counted.performUpdate;
-      counted.performUpdate = function (this: WaveTranscript) {
-        updates++;
-        realUpdate.call(this);
-      };
+      const clock = heldFrames(el);
+      const { t0, runFrames } = clock;
       const shown = () => el.shadowRoot!.querySelector('[part~="message"]')!.textContent!.trim();
       const tick = flushMicrotasks;
       // `text` shows on the frame at `shownAt` ms, not on the frames before it (every 16 ms from `from`).
       const expectShown = async (text: string, from: number, shownAt: number, streaming = true) => {
         el.items = [msg('f', 'assistant', text, streaming)];
         await tick();
-        const before = updates;
+        const before = clock.updates();
         for (let at = from; at < shownAt; at += 16) {
           runFrames(t0 + at);
           await tick();
-          expect(updates, `${JSON.stringify(text)} at +${at} ms`).to.equal(before);
+          expect(clock.updates(), `${JSON.stringify(text)} at +${at} ms`).to.equal(before);
         }
         runFrames(t0 + shownAt);
         await tick();
-        expect(updates, `${JSON.stringify(text)} at +${shownAt} ms`).to.equal(before + 1);
+        expect(clock.updates(), `${JSON.stringify(text)} at +${shownAt} ms`).to.equal(before + 1);
         expect(shown()).to.equal(text.replace(/\*\*/g, '').replace(/\n/g, ''));
       };
       try {
@@ -416,9 +417,7 @@ describe('<wave-transcript>', () => {
         await tick();
         await expectShown('abcde **f** ghij\n\nk **l** m', 366, 366, false);
       } finally {
-        window.requestAnimationFrame = realFrame;
-        window.setTimeout = realTimeout;
-        counted.performUpdate = realUpdate;
+        clock.restore();
         runFrames(t0 + 1000);
       }
     });
