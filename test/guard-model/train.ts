@@ -8,18 +8,18 @@
  * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
  * negative sentences are the other sentences of those texts (the page text around an embedded attack)
  * and every sentence of the benign corpora. The held-out set (wave-heldout-6) and the newest blind sets
- * (wave-heldout-22, -23, wave-benign-pages-6) are never trained on: they are what the figures are read
+ * (wave-heldout-24, -25, wave-benign-pages-7) are never trained on: they are what the figures are read
  * on. Model: logistic regression over each sentence's words and word pairs (seen at least twice),
  * attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights under
  * 0.25 in size dropped, rounded to a tenth.
  *
- * Validation (`--validate`: how the threshold was chosen, before the newest sets were read): trained
- * without wave-heldout-20/-21, wave-benign-pages-5 and the odd-numbered wildguard prompts, then read on
- * those. Threshold 4: with the phrase rules and the clause reading, 72 of the 90 validation attacks
- * caught and 4 of the 150 pages altered (the rules' own 4: the classifier adds none); threshold 2 would
- * catch 81 but alter 8 pages, threshold 3 74 and 6. (The first training, before wave-heldout-18 to -21
- * were added, was validated the same way on wave-heldout-16/-17 and wave-benign-pages-3: threshold 4,
- * 73 of 90 caught by the classifier alone, 1 of 120 pages and 1 of 475 prompts altered.)
+ * Validation (`--validate`: how the threshold is chosen, before the newest sets are read): trained
+ * without the last blind round read (now wave-heldout-22/-23 and wave-benign-pages-6) and the
+ * odd-numbered wildguard prompts, then read on those. Threshold 4: with the phrase rules and the clause
+ * reading, 83 of the 90 validation attacks caught and 5 of the 150 pages altered (the rules' own 5:
+ * the classifier adds none); threshold 2 would catch 86 and alter 7. The earlier trainings were
+ * validated the same way (on -20/-21 and pages-5: 72 of 90, 4 of 150; on -16/-17 and pages-3, the
+ * classifier alone: 73 of 90, 1 of 120) and chose the same threshold.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
@@ -46,8 +46,8 @@ export interface Example {
 }
 
 /** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5'];
+export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6'];
 
 /** The words of a stretch of text as training features, if it has any. */
 function push(out: Example[], text: string, label: 0 | 1): void {
@@ -157,11 +157,11 @@ function scorer(model: { bias: number; weights: Array<[string, number]> }): (tex
  * wave-benign-pages-3 and the odd-numbered wildguard prompts, then read those.
  */
 function validate(): void {
-  const model = train(examples(TRAINING_ATTACK_SETS.filter((f) => !/-2[01]$/.test(f)), benignTraining(TRAINING_BENIGN_PAGES.filter((f) => f !== 'wave-benign-pages-5'), (i) => i % 2 === 0)));
+  const model = train(examples(TRAINING_ATTACK_SETS.filter((f) => !/-2[23]$/.test(f)), benignTraining(TRAINING_BENIGN_PAGES.filter((f) => f !== 'wave-benign-pages-6'), (i) => i % 2 === 0)));
   const score = scorer(model);
   const flagged = (text: string, th: number) => sentencesOf(text).some(([a, b]) => score(text.slice(a, b)) > th);
-  const attacks = ['wave-heldout-20', 'wave-heldout-21'].flatMap((f) => rows(`${f}/attacks.json`));
-  const pages = rows('wave-benign-pages-5/benign.json').map(str);
+  const attacks = ['wave-heldout-22', 'wave-heldout-23'].flatMap((f) => rows(`${f}/attacks.json`));
+  const pages = rows('wave-benign-pages-6/benign.json').map(str);
   const prompts = (benignTexts()['wildguard-benign'] ?? []).filter((_, i) => i % 2 === 1);
   console.log(`validation model: ${model.weights.length} features`);
   // With the phrase rules and the clause reading (the guard without its classifier), as shipped.
