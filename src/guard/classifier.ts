@@ -11,11 +11,9 @@
  * A flagged sentence is redacted from its first to its last strongly weighted word. Pure: no DOM.
  */
 import type { FoldedText } from './fold.js';
-import type { ClauseMatch } from './clauses.js';
+import { sentencesOf, type ClauseMatch } from './clauses.js';
 import { BIAS, THRESHOLD, WEIGHTS } from './classifier-weights.js';
 
-/** Where sentences end (the clause reading's boundaries). */
-const SENTENCE_END = /[.!?;\n]+(?=\s|$)|\n/g;
 /** Whole words: a run of letters touching a digit or underscore ("ES91", "x2") is not one. */
 const WORD = /(?<![\w'])[a-z']+(?![\w'])/gi;
 /** A word whose own weight (or that of the pair it starts) is at least this marks the redacted span. */
@@ -60,19 +58,6 @@ function tokensOf(text: string, offset: number): Token[] {
     if (CURRENCY.has(word) || skip.some(([a, b]) => m!.index < b && a < m!.index + m![0].length)) continue;
     out.push({ word, start: offset + m.index, end: offset + m.index + m[0].length });
   }
-  return out;
-}
-
-/** The sentences of a text: `[start, end)` pairs, empty ones left out. */
-export function sentencesOf(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let at = 0;
-  SENTENCE_END.lastIndex = 0;
-  for (let m = SENTENCE_END.exec(text); m !== null; m = SENTENCE_END.exec(text)) {
-    if (m.index > at) out.push([at, m.index]);
-    at = m.index + m[0].length;
-  }
-  if (text.length > at) out.push([at, text.length]);
   return out;
 }
 

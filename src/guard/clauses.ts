@@ -310,6 +310,22 @@ const NOT_ASIDE = /\b(?:don't|do\s+not|never|must\s+not|mustn't|should\s+not|sho
 const CLAUSE_END = /[.!?;\n]+(?=\s|$)|\n/g;
 
 /**
+ * The clauses of a text (sentences, or their parts between `;` and line breaks) as `[start, end)`
+ * pairs, empty ones left out: the unit the clause reading and the classifier both read.
+ */
+export function sentencesOf(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let at = 0;
+  CLAUSE_END.lastIndex = 0;
+  for (let m = CLAUSE_END.exec(text); m !== null; m = CLAUSE_END.exec(text)) {
+    if (m.index > at) out.push([at, m.index]);
+    at = m.index + m[0].length;
+  }
+  if (text.length > at) out.push([at, text.length]);
+  return out;
+}
+
+/**
  * The clauses of `folded` whose ideas make an instruction aimed at the assistant.
  *
  * @example
@@ -333,21 +349,18 @@ export function clauseSpans(folded: FoldedText): ClauseMatch[] {
   if (hits.length === 0) return [];
   hits.sort((a, c) => a.start - c.start);
   // Group the hits by clause.
-  const ends: number[] = [];
-  CLAUSE_END.lastIndex = 0;
-  for (let m = CLAUSE_END.exec(text); m !== null; m = CLAUSE_END.exec(text)) ends.push(m.index);
-  ends.push(text.length);
+  const clauses = sentencesOf(text);
   const out: ClauseMatch[] = [];
   let clause: Hit[] = [];
-  let e = 0;
+  let c = 0;
   const flush = () => {
     if (clause.length > 0) out.push(...judgeClause(clause));
     clause = [];
   };
   for (const hit of hits) {
-    while (hit.start >= (ends[e] as number)) {
+    while (c < clauses.length && hit.start >= (clauses[c] as [number, number])[1]) {
       flush();
-      e++;
+      c++;
     }
     clause.push(hit);
   }

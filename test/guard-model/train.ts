@@ -24,7 +24,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
 import { correctKeyWords } from '../../src/guard/typos.js';
-import { sentenceFeatures, sentencesOf, wordsOf } from '../../src/guard/classifier.js';
+import { sentenceFeatures, wordsOf } from '../../src/guard/classifier.js';
+import { sentencesOf } from '../../src/guard/clauses.js';
 import { findInstructionSpans } from '../../src/guard/neutralize.js';
 import { benignTexts } from '../server/guard-adversarial.js';
 
