@@ -254,7 +254,7 @@ export class WaveTranscript extends LitElement {
    * updates within a second.
    */
   protected override async scheduleUpdate(): Promise<void> {
-    if (this.items.some((item) => item.kind === 'message' && item.streaming)) {
+    if (this.#streaming()) {
       await new Promise<void>((resolve) => {
         if (document.visibilityState === 'hidden') {
           setTimeout(resolve, 250);
@@ -264,8 +264,7 @@ export class WaveTranscript extends LitElement {
         const onFrame = (now: number) => {
           const since = now - this.#lastStreamFrame;
           // A stream that ended while this update waited (Stop, the last delta) renders on this frame.
-          const streaming = this.items.some((item) => item.kind === 'message' && item.streaming);
-          if (streaming && (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true)))) {
+          if (this.#streaming() && (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true)))) {
             requestAnimationFrame(onFrame);
             return;
           }
@@ -277,6 +276,11 @@ export class WaveTranscript extends LitElement {
       });
     }
     super.scheduleUpdate();
+  }
+
+  /** Whether a reply is streaming. */
+  #streaming(): boolean {
+    return this.items.some((item) => item.kind === 'message' && item.streaming);
   }
 
   /** Focuses the newest chip awaiting the visitor's answer; false when there is none. */
