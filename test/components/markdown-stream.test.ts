@@ -22,6 +22,26 @@ function streamMatches(text: string, cuts: readonly number[]): string | null {
   return null;
 }
 
+/**
+ * Streams `reply` through an IncrementalLexer in deltas of `step` characters (the first cut at
+ * `first`), recording every source marked's lexer is given; `last` is the final tokens as JSON.
+ */
+function streamWatchingLexer(reply: string, step: number, first = step): { lexed: string[]; last: string } {
+  const lexed: string[] = [];
+  const original = Lexer.prototype.lex;
+  Lexer.prototype.lex = function (this: Lexer, src: string) {
+    lexed.push(src);
+    return original.call(this, src);
+  };
+  try {
+    const lexer = new IncrementalLexer();
+    for (let end = first; end < reply.length; end += step) lexer.lex(reply.slice(0, end));
+    return { lexed, last: JSON.stringify(lexer.lex(reply)) };
+  } finally {
+    Lexer.prototype.lex = original;
+  }
+}
+
 const BLOCKS = [
   '# Heading', 'Heading\n===', 'para with *em* and [link][r] and `code`', 'lazy\ncontinuation', '- a\n- b', '- a\n\n- b', '1. one\n2. two',
   '- a\n\n  more a', '> quote\nlazy', '```js\nlet a = 1;\n\nlet b;\n```', '```\nunclosed', '    indented\n\n    code', '---', '| a | b |\n|---|---|\n| 1 | 2 |',
@@ -51,43 +71,17 @@ describe('markdown: streaming', () => {
 
   it('re-lexes only the tail: a long reply streamed in small deltas lexes far less than it would whole', () => {
     const reply = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} with **bold** text and a [link](https://example.com/${i}).`).join('\n\n');
-    const lexed: number[] = [];
-    let last = '';
-    const original = Lexer.prototype.lex;
-    Lexer.prototype.lex = function (this: Lexer, src: string) {
-      lexed.push(src.length);
-      return original.call(this, src);
-    };
-    try {
-      const lexer = new IncrementalLexer();
-      for (let end = 8; end < reply.length; end += 8) lexer.lex(reply.slice(0, end));
-      last = JSON.stringify(lexer.lex(reply));
-    } finally {
-      Lexer.prototype.lex = original;
-    }
+    const { lexed, last } = streamWatchingLexer(reply, 8);
     expect(last).to.equal(whole(reply));
-    const total = lexed.reduce((a, b) => a + b, 0);
+    const total = lexed.reduce((a, b) => a + b.length, 0);
     // Whole re-lexing would read ~reply.length² / 16 characters; the tail alone stays linear.
     expect(total).to.be.lessThan(reply.length * 20);
-    expect(Math.max(...lexed)).to.be.lessThan(200);
+    expect(Math.max(...lexed.map((src) => src.length))).to.be.lessThan(200);
   });
 
   it('closes a list once a line that cannot continue it follows: the block after it streams without re-lexing the list', () => {
     const reply = `- first\n- second\n\n\`\`\`js\n${'let x = 1;\n'.repeat(40)}\`\`\`\n\nDone.`;
-    const lexed: string[] = [];
-    const original = Lexer.prototype.lex;
-    Lexer.prototype.lex = function (this: Lexer, src: string) {
-      lexed.push(src);
-      return original.call(this, src);
-    };
-    let last = '';
-    try {
-      const lexer = new IncrementalLexer();
-      for (let end = 1; end < reply.length; end += 5) lexer.lex(reply.slice(0, end));
-      last = JSON.stringify(lexer.lex(reply));
-    } finally {
-      Lexer.prototype.lex = original;
-    }
+    const { lexed, last } = streamWatchingLexer(reply, 5, 1);
     expect(last).to.equal(whole(reply));
     // The list is lexed with the fence's first characters once, when it closes; never again.
     expect(lexed.filter((src) => src.startsWith('- first') && src.includes('```'))).to.have.length(1);
