@@ -295,8 +295,10 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ],
 ];
 
+/** Words that negate the verb after them. */
+const NEGATION = String.raw`don't|do\s+not|never|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't`;
 /** A negation just before a verb of setting aside: "don't ignore", "never skip" (an order to keep, not to drop). */
-const NEGATED = /\b(?:don't|do\s+not|never|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't)\s+(?:ever\s+)?$/i;
+const NEGATED = new RegExp(String.raw`\b(?:${NEGATION})\s+(?:ever\s+)?$`, 'i');
 
 /** Whether the verb of setting aside at `index` of `text` is negated ("Don't ignore the safety instructions"). */
 export function negatedAt(text: string, index: number): boolean {
@@ -304,7 +306,7 @@ export function negatedAt(text: string, index: number): boolean {
 }
 
 /** A verb of setting aside said under a negation or a condition: "don't ignore", "if you skip", "never forget". */
-const NOT_ASIDE = /\b(?:don't|do\s+not|never|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|if|unless|when|whenever|avoid)\s+(?:[\w']+\s+)?$/i;
+const NOT_ASIDE = new RegExp(String.raw`\b(?:${NEGATION}|if|unless|when|whenever|avoid)\s+(?:[\w']+\s+)?$`, 'i');
 
 /** Where clauses end: sentence ends, semicolons, line breaks. */
 const CLAUSE_END = /[.!?;\n]+(?=\s|$)|\n/g;
