@@ -5,6 +5,7 @@
  * embed works from another origin than the page. Built bundles, the real server, Chromium.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -86,6 +87,14 @@ const scriptsBeforeReady = (page: Page) =>
   });
 
 describe('launcher first: one request to usable, the rest on intent or need', () => {
+  it('the CDN file opens with V8\'s explicit compile hint, then "use strict", each once', () => {
+    // The hint only counts as the script's first line: Chromium then compiles every function while
+    // the file streams in, off the main thread (the classic script is otherwise read lazily).
+    const code = readFileSync(new URL('../../dist/wave-chat.js', import.meta.url), 'utf8');
+    assert.ok(code.startsWith('//# allFunctionsCalledOnLoad\n"use strict";\n'), code.slice(0, 80));
+    assert.equal(code.split('allFunctionsCalledOnLoad').length, 2);
+  });
+
   it('is usable after one script request; a callTool before the chunks arrive waits for them, then runs', async () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);
