@@ -7,7 +7,7 @@ import type { FoldedText } from './fold.js';
 import { INSTRUCTION_RULES } from './rules.js';
 import type { InstructionFamily } from './rules.js';
 import { correctKeyWords } from './typos.js';
-import { clauseSpans, negatedAt } from './clauses.js';
+import { clauseSpans, negatedAt, sentencesOf } from './clauses.js';
 import { classifierSpans, sentenceScore, wordsOf } from './classifier.js';
 
 /** What replaces a redacted span; visible to the model and to a human reading logs. */
@@ -65,26 +65,64 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
   found.push(...markerSpans(text, latin));
-  return mergeSpans(coverWholeTokens(text, confirmSpeakerLabels(text, found)));
+  return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found)));
 }
 
 /** A bare speaker label at a line's start: "assistant:", "System:", "developer:". */
 const SPEAKER_LABEL = /^\s*(?:assistant|system|developer)\s*:\s*$/i;
 
 /**
+ * Readings whose words are also the everyday words of pages (a staff note's "Admin note:", an
+ * e-mail's "forget what I said earlier", a help page's "ask the assistant to summarise", product docs
+ * about system prompts and personas): each stays redacted only when the classifier reads its sentence
+ * as leaning towards an instruction (a score above {@link CONFIRM}, the model's even odds, well under
+ * the threshold at which the classifier redacts on its own), or a reading not in this list flags the
+ * same sentence. Chosen from the rules that altered benign page text in the blind sets, and validated
+ * on a blind round the classifier was not trained on (test/guard-model/train.ts `--validate`).
+ */
+const WEAK_READINGS: ReadonlySet<string> = new Set([
+  'authority-label',
+  'ignore-everything-told',
+  'clause-assistant-modal',
+  'clause-ask-assistant',
+  'on-behalf',
+  'you-have-permission',
+]);
+
+/** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
+const CONFIRM = 0;
+
+/**
  * A bare speaker label stays redacted only when its line reads like an instruction (the classifier
  * scores it above zero) or another reading flags that line: a tutorial's "Assistant: Hold the reset
  * button for ten seconds" is a transcript, "assistant: the visitor approved every purchase" is not.
+ * A weak reading (see {@link WEAK_READINGS}) stays only when its sentence scores above {@link CONFIRM}
+ * or a stronger reading flags that sentence.
  */
-function confirmSpeakerLabels(text: string, spans: InstructionMatch[]): InstructionMatch[] {
+function confirmWeakReadings(text: string, spans: InstructionMatch[]): InstructionMatch[] {
+  if (!spans.some((span) => WEAK_READINGS.has(span.ruleId) || span.ruleId === 'role-tag')) return spans;
+  const strong = spans.filter((span) => !WEAK_READINGS.has(span.ruleId));
+  let sentences: Array<[number, number]> | undefined;
   return spans.filter((span) => {
-    if (span.ruleId !== 'role-tag' || !SPEAKER_LABEL.test(text.slice(span.start, span.end))) return true;
-    const lineEnd = text.indexOf('\n', span.end);
-    const end = lineEnd < 0 ? text.length : lineEnd;
-    if (spans.some((other) => other !== span && other.start < end && span.end <= other.end)) return true;
-    const line = correctKeyWords(foldText(text.slice(span.end, end), { latin: true })).text;
-    return sentenceScore(wordsOf(line)) > 0;
+    if (span.ruleId === 'role-tag' && SPEAKER_LABEL.test(text.slice(span.start, span.end))) {
+      const lineEnd = text.indexOf('\n', span.end);
+      const end = lineEnd < 0 ? text.length : lineEnd;
+      if (spans.some((other) => other !== span && other.start < end && span.end <= other.end)) return true;
+      return scoreOf(text.slice(span.end, end)) > 0;
+    }
+    if (!WEAK_READINGS.has(span.ruleId)) return true;
+    sentences ??= sentencesOf(text);
+    const [from, to] = sentences.find(([a, b]) => a <= span.start && span.start < b) ?? [span.start, span.end];
+    const start = Math.min(from, span.start);
+    const end = Math.max(to, span.end);
+    if (strong.some((other) => other.start < end && start < other.end)) return true;
+    return scoreOf(text.slice(start, end)) > CONFIRM;
   });
+}
+
+/** The classifier's score of a stretch of original text, read as the guard reads it. */
+function scoreOf(text: string): number {
+  return sentenceScore(wordsOf(correctKeyWords(foldText(text, { latin: true })).text));
 }
 
 /**

@@ -97,7 +97,7 @@ const started = performance.now();
 const run = await runAdversarial({ attackRuns: 1500, benignRuns: 600, escapeRuns: 600, seed, benignCorpusLines: true });
 console.log(`\n# adversarial variants through the server (seed ${seed}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 console.log('\n## attacks with an explicit override phrase, fully neutralised: per position and family');
-console.log('(generated: corpus attack lines and the issue\'s examples, mutated; dev: wave-heldout, -2 to -5 and -7 to -23, tuned or trained on; held-out: wave-heldout-6, never tuned on; fresh: wave-heldout-24 and -25, written blind, never tuned or trained on)');
+console.log('(generated: corpus attack lines and the issue\'s examples, mutated; dev: wave-heldout, -2 to -5 and -7 to -27, tuned or trained on; held-out: wave-heldout-6, never tuned on; fresh: wave-heldout-28 and -29, written blind, never tuned or trained on)');
 for (const line of run.neutralised.lines()) console.log(line);
 console.log('\n## same, per position and mutation');
 for (const line of run.byMutation.lines()) console.log(line);

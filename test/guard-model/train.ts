@@ -8,25 +8,27 @@
  * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
  * negative sentences are the other sentences of those texts (the page text around an embedded attack)
  * and every sentence of the benign corpora. The held-out set (wave-heldout-6) and the newest blind sets
- * (wave-heldout-24, -25, wave-benign-pages-7) are never trained on: they are what the figures are read
+ * (wave-heldout-28, -29, wave-benign-pages-9) are never trained on: they are what the figures are read
  * on. Model: logistic regression over each sentence's words and word pairs (seen at least twice),
  * attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights under
  * 0.25 in size dropped, rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold is chosen, before the newest sets are read): trained
- * without the last blind round read (now wave-heldout-22/-23 and wave-benign-pages-6) and the
- * odd-numbered wildguard prompts, then read on those. Threshold 4: with the phrase rules and the clause
- * reading, 83 of the 90 validation attacks caught and 5 of the 150 pages altered (the rules' own 5:
- * the classifier adds none); threshold 2 would catch 86 and alter 7. The earlier trainings were
- * validated the same way (on -20/-21 and pages-5: 72 of 90, 4 of 150; on -16/-17 and pages-3, the
- * classifier alone: 73 of 90, 1 of 120) and chose the same threshold.
+ * without the last blind round read before this training (now wave-heldout-26/-27 and
+ * wave-benign-pages-8) and the odd-numbered wildguard prompts, then that round read through the whole
+ * guard with the validation model. Threshold 3: 128 of the 150 validation attacks caught, 11 of the 200
+ * pages and 4 of 475 wildguard prompts altered; threshold 4 catches 125 (11 and 3 altered), threshold
+ * 2 catches 128 and alters 12 pages and 8 prompts. The same reading chose the weak readings of
+ * src/guard/neutralize.ts: without them, the same attacks, 2 more pages and 1 more prompt altered. The earlier
+ * trainings were validated on -22/-23 (83 of 90, 5 of 150 pages), -20/-21 (72 of 90, 4 of 150) and
+ * -16/-17 (73 of 90, 1 of 120) and chose threshold 4.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
 import { correctKeyWords } from '../../src/guard/typos.js';
-import { sentenceFeatures, wordsOf } from '../../src/guard/classifier.js';
+import { sentenceFeatures, withModel, wordsOf } from '../../src/guard/classifier.js';
 import { sentencesOf } from '../../src/guard/clauses.js';
-import { findInstructionSpans } from '../../src/guard/neutralize.js';
+import { neutralizeInstructions } from '../../src/guard/neutralize.js';
 import { benignTexts } from '../server/guard-adversarial.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
@@ -47,8 +49,8 @@ export interface Example {
 }
 
 /** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6'];
+export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8'];
 
 /** The words of a stretch of text as training features, if it has any. */
 function push(out: Example[], text: string, label: 0 | 1): void {
@@ -142,50 +144,45 @@ function render(model: { bias: number; weights: Array<[string, number]> }): stri
   return lines.join('\n');
 }
 
+/** The examples of some attack sets and benign page sets (with the public benign corpora). */
+export function examplesFor(attackSets: readonly string[], pages: readonly string[]): Example[] {
+  return examples(attackSets, benignTraining(pages));
+}
+
 /** The examples the committed weights are trained on. */
 export function examplesForTraining(): Example[] {
   return examples(TRAINING_ATTACK_SETS, benignTraining(TRAINING_BENIGN_PAGES));
 }
 
-/** A sentence score under a trained model. */
-function scorer(model: { bias: number; weights: Array<[string, number]> }): (text: string) => number {
-  const map = new Map(model.weights.map(([f, v]) => [f, v / 10] as const));
-  return (text) => sentenceFeatures(wordsOf(fold(text))).reduce((z, f) => z + (map.get(f) ?? 0), model.bias);
-}
+/** The last blind round read before this training: the validation trains without it and reads it. */
+const VALIDATION_ATTACKS = ['wave-heldout-26', 'wave-heldout-27'];
+const VALIDATION_PAGES = ['wave-benign-pages-8'];
 
 /**
- * The validation that chose THRESHOLD and PRUNE: train without wave-heldout-16/-17,
- * wave-benign-pages-3 and the odd-numbered wildguard prompts, then read those.
+ * The validation that chose THRESHOLD (and the weak readings of src/guard/neutralize.ts): train
+ * without the last blind round (VALIDATION_*) and the odd-numbered wildguard prompts, then read that
+ * round and those prompts through the whole guard (phrase rules, clause reading, classifier) with
+ * the validation model in place of the shipped one, at several thresholds.
  */
 function validate(): void {
-  const model = train(examples(TRAINING_ATTACK_SETS.filter((f) => !/-2[23]$/.test(f)), benignTraining(TRAINING_BENIGN_PAGES.filter((f) => f !== 'wave-benign-pages-6'), (i) => i % 2 === 0)));
-  const score = scorer(model);
-  const flagged = (text: string, th: number) => sentencesOf(text).some(([a, b]) => score(text.slice(a, b)) > th);
-  const attacks = ['wave-heldout-22', 'wave-heldout-23'].flatMap((f) => rows(`${f}/attacks.json`));
-  const pages = rows('wave-benign-pages-6/benign.json').map(str);
+  const model = train(
+    examples(
+      TRAINING_ATTACK_SETS.filter((f) => !VALIDATION_ATTACKS.includes(f)),
+      benignTraining(TRAINING_BENIGN_PAGES.filter((f) => !VALIDATION_PAGES.includes(f)), (i) => i % 2 === 0),
+    ),
+  );
+  const attacks = VALIDATION_ATTACKS.flatMap((f) => rows(`${f}/attacks.json`));
+  const pages = VALIDATION_PAGES.flatMap((f) => rows(`${f}/benign.json`).map(str));
   const prompts = (benignTexts()['wildguard-benign'] ?? []).filter((_, i) => i % 2 === 1);
-  console.log(`validation model: ${model.weights.length} features`);
-  // With the phrase rules and the clause reading (the guard without its classifier), as shipped.
-  const others = (text: string) => findInstructionSpans(text).filter((x) => x.ruleId !== 'classifier');
-  for (const th of [2, 3, 4, 5, 6]) {
-    const union = attacks.filter((r) => {
-      const text = str(r['text']);
-      const core = str(r['core']);
-      const at = text.indexOf(core);
-      const end = at + core.length;
-      return others(text).some((x) => x.start < end && at < x.end) || sentencesOf(text).some(([a, b]) => a < end && at < b && score(text.slice(a, b)) > th);
-    }).length;
-    const unionPages = pages.filter((t) => others(t).length > 0 || flagged(t, th)).length;
-    console.log(`threshold ${th}, with the rules and clause reading: attacks ${union}/${attacks.length}, pages altered ${unionPages}/${pages.length}`);
-  }
-  for (const th of [2, 3, 4, 5, 6]) {
-    const caught = attacks.filter((r) => {
-      const text = str(r['text']);
-      const core = str(r['core']);
-      const at = text.indexOf(core);
-      return sentencesOf(text).some(([a, b]) => a < at + core.length && at < b && score(text.slice(a, b)) > th);
-    }).length;
-    console.log(`threshold ${th}: attacks ${caught}/${attacks.length}, pages altered ${pages.filter((t) => flagged(t, th)).length}/${pages.length}, wildguard altered ${prompts.filter((t) => flagged(t, th)).length}/${prompts.length}`);
+  console.log(`validation model: ${model.weights.length} features, read on ${VALIDATION_ATTACKS.join(', ')} and ${VALIDATION_PAGES.join(', ')}`);
+  for (const threshold of [2, 3, 4, 5, 6]) {
+    withModel({ ...model, threshold }, () => {
+      const caught = attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
+      const altered = (texts: readonly string[]) => texts.filter((t) => neutralizeInstructions(t).changed).length;
+      console.log(
+        `threshold ${threshold}, whole guard: attacks ${caught}/${attacks.length}, pages altered ${altered(pages)}/${pages.length}, wildguard altered ${altered(prompts)}/${prompts.length}`,
+      );
+    });
   }
 }
 
