@@ -76,15 +76,15 @@ for (const [name, list] of [['bfcl-tool-docs', bfcl], ['notinject', notinject], 
 }
 
 // Our own sets, plain lines, one figure each (SOURCE.txt of each says how it was written and used).
-console.log('\n# own phrasings, plain lines fully neutralised (dev: tuned or trained on after their first reading; held-out: -6; fresh: -24, -25, never tuned or trained on)');
-for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]) {
+console.log('\n# own phrasings, plain lines fully neutralised (dev: tuned or trained on after their first reading; held-out: -6; fresh: -28, -29, never tuned or trained on)');
+for (let n = 1; n <= 29; n++) {
   const folder = n === 1 ? 'wave-heldout' : `wave-heldout-${n}`;
   const list = rows(`${folder}/attacks.json`);
   const hit = list.filter((x) => !neutralizeInstructions(str(x['text'])).text.includes(str(x['core']))).length;
-  const set = n === 6 ? 'held-out' : n >= 24 ? 'fresh' : 'dev';
+  const set = n === 6 ? 'held-out' : n >= 28 ? 'fresh' : 'dev';
   console.log(`${`${folder} (${set})`.padEnd(62)} ${String(hit).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * hit) / list.length).toFixed(1)}%`);
 }
-for (const n of [1, 2, 3, 4, 5, 6, 7]) {
+for (let n = 1; n <= 9; n++) {
   const folder = n === 1 ? 'wave-benign-pages' : `wave-benign-pages-${n}`;
   const list = rows(`${folder}/benign.json`).map(str);
   const altered = list.filter((t) => neutralizeInstructions(t).changed).length;
