@@ -64,6 +64,13 @@ function tokensOf(text: string, offset: number): Token[] {
 let weights: ReadonlyMap<string, number> | undefined;
 let bias = BIAS;
 let threshold = THRESHOLD;
+/** Which model reads: changes whenever {@link withModel} swaps one in or out (what a reading remembered depends on it). */
+let generation = 0;
+
+/** The model in use, as a number that changes when {@link withModel} swaps it (see `neutralizeInstructions`' memo). */
+export function modelGeneration(): number {
+  return generation;
+}
 
 /** The weights, parsed on first use from their compact form (`feature=weight×10` separated by spaces). */
 function model(): ReadonlyMap<string, number> {
@@ -97,10 +104,12 @@ export function withModel<T>(
   weights = new Map(model.weights.map(([f, v]) => [f, v / 10]));
   bias = model.bias;
   threshold = model.threshold ?? THRESHOLD;
+  generation++;
   try {
     return fn();
   } finally {
     [weights, bias, threshold] = saved;
+    generation++;
   }
 }
 

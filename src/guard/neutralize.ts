@@ -8,7 +8,7 @@ import { INSTRUCTION_RULES } from './rules.js';
 import type { InstructionFamily } from './rules.js';
 import { correctKeyWords } from './typos.js';
 import { clauseSpans, negatedAt, sentencesOf } from './clauses.js';
-import { classifierSpans, sentenceScore, wordsOf } from './classifier.js';
+import { classifierSpans, modelGeneration, sentenceScore, wordsOf } from './classifier.js';
 
 /** What replaces a redacted span; visible to the model and to a human reading logs. */
 export const REDACTION_MARKER = '[redacted instruction-like text]';
@@ -202,6 +202,11 @@ export function neutralizeInstructions(text: string): { text: string; changed: b
   if (typeof text !== 'string') return { text: '', changed: false };
   // Schemas and results repeat their short strings ("type", "string", an enum value): remember them.
   if (text.length > MEMO_MAX_CHARS) return neutralizeUncached(text);
+  // What is remembered was read by one model: another (the training script's validation) reads afresh.
+  if (memoGeneration !== modelGeneration()) {
+    memo.clear();
+    memoGeneration = modelGeneration();
+  }
   const known = memo.get(text);
   if (known !== undefined) return known;
   const out = neutralizeUncached(text);
@@ -225,6 +230,8 @@ function keptTokens(span: string): string {
 const MEMO_MAX_CHARS = 256;
 const MEMO_MAX_ENTRIES = 5000;
 const memo = new Map<string, { text: string; changed: boolean }>();
+/** The classifier model the memo was read with (see `modelGeneration`). */
+let memoGeneration = 0;
 
 function neutralizeUncached(text: string): { text: string; changed: boolean } {
   const spans = findInstructionSpans(text);

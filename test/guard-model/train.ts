@@ -16,12 +16,12 @@
  * Validation (`--validate`: how the threshold is chosen, before the newest sets are read): trained
  * without the last blind round read before this training (now wave-heldout-26/-27 and
  * wave-benign-pages-8) and the odd-numbered wildguard prompts, then that round read through the whole
- * guard with the validation model. Threshold 3: 128 of the 150 validation attacks caught, 11 of the 200
- * pages and 4 of 475 wildguard prompts altered; threshold 4 catches 125 (11 and 3 altered), threshold
- * 2 catches 128 and alters 12 pages and 8 prompts. The same reading chose the weak readings of
- * src/guard/neutralize.ts: without them, the same attacks, 2 more pages and 1 more prompt altered. The earlier
- * trainings were validated on -22/-23 (83 of 90, 5 of 150 pages), -20/-21 (72 of 90, 4 of 150) and
- * -16/-17 (73 of 90, 1 of 120) and chose threshold 4.
+ * guard with the validation model. Threshold 4: 115 of the 150 validation attacks caught, 8 of the
+ * 200 pages and 4 of 475 wildguard prompts altered; threshold 3 catches 120 (10 and 5 altered), 2
+ * catches 128 (12 and 9), and at 3 the widget's own "The visitor cancelled this action." is flagged.
+ * The same reading chose the weak readings of src/guard/neutralize.ts: without them, the same
+ * attacks and 2 more pages altered. The earlier trainings were validated on -22/-23 (83 of 90, 5 of
+ * 150 pages), -20/-21 (72 of 90, 4 of 150) and -16/-17 (73 of 90, 1 of 120) and chose threshold 4.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
