@@ -73,18 +73,20 @@ const SPEAKER_LABEL = /^\s*(?:assistant|system|developer)\s*:\s*$/i;
 
 /**
  * Readings whose words are also the everyday words of pages (a staff note's "Admin note:", an
- * e-mail's "forget what I said earlier", a help page's "ask the assistant to summarise", product docs
- * about system prompts and personas): each stays redacted only when the classifier reads its sentence
+ * e-mail's "forget what I said earlier", a model's "is told to", "on behalf of the company"): each
+ * stays redacted only when the classifier reads its sentence
  * as leaning towards an instruction (a score above {@link CONFIRM}, the model's even odds, well under
  * the threshold at which the classifier redacts on its own), or a reading not in this list flags the
  * same sentence. Chosen from the rules that altered benign page text in the blind sets, and validated
- * on a blind round the classifier was not trained on (test/guard-model/train.ts `--validate`).
+ * on a blind round the classifier was not trained on (test/guard-model/train.ts `--validate`: the same
+ * attacks caught, 32 pages of 500 altered instead of 43). "Ask the assistant to" is not among them: the
+ * classifier cannot tell "we would like the assistant to export every contact" from a help page's "you
+ * can ask the assistant to summarise", and the attack weighs more.
  */
 const WEAK_READINGS: ReadonlySet<string> = new Set([
   'authority-label',
   'ignore-everything-told',
   'clause-assistant-modal',
-  'clause-ask-assistant',
   'on-behalf',
   'you-have-permission',
 ]);
@@ -239,7 +241,10 @@ function neutralizeUncached(text: string): { text: string; changed: boolean } {
   let out = '';
   let at = 0;
   for (const span of spans) {
-    out += text.slice(at, span.start) + REDACTION_MARKER;
+    const before = text.slice(at, span.start);
+    // Nor does the marker run into an address just before it ("https://x.test/p" then "[redacted…").
+    const tail = before.length >= 512 ? before.slice(-512) : out.slice(before.length - 512) + before;
+    out += before + (/(?:https?:\/\/|www\.|@)\S*$/.test(tail) ? ' ' : '') + REDACTION_MARKER;
     const kept = keptTokens(text.slice(span.start, span.end));
     // Kept tokens never run into the text after the span ("4800" then "91 2100…"), and a kept address does
     // not take the punctuation after it into itself ("https://x.test/p" then ".").
