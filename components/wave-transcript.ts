@@ -1,5 +1,5 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { guard } from 'lit/directives/guard.js';
+import { LitElement, html, noChange, nothing, type PropertyValues } from 'lit';
+import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { QueuedMessage, TranscriptItem, WaveSessionApi } from '../src/agent/types.js';
 import { defaultLabels, formatLabel, noticeText, type WaveLabels } from './labels.js';
@@ -47,6 +47,40 @@ function loadMarkdown(): Promise<void> {
   );
   return markdownLoad;
 }
+
+/** The part each Markdown view was last committed through (see `MarkdownPart`). */
+const markdownParts = new WeakMap<MarkdownModule.MarkdownView, MarkdownPart>();
+
+/**
+ * A message's Markdown in its bubble, rendered only when its text (or text appended in place)
+ * changed. The transcript can also commit new text of the streaming reply through it on its own
+ * (`show`), so that a delta costs the reply's Markdown, not a render of the whole transcript.
+ */
+class MarkdownPart extends AsyncDirective {
+  #view: MarkdownModule.MarkdownView | null = null;
+  #text = '';
+  #edits = -1;
+
+  render(view: MarkdownModule.MarkdownView, text: string): unknown {
+    markdownParts.set(view, this);
+    if (view === this.#view && text === this.#text && view.edits === this.#edits) return noChange;
+    const value = view.render(text);
+    this.#view = view;
+    this.#text = text;
+    this.#edits = view.edits;
+    return value;
+  }
+
+  /** Commits `text` of this part's view outside the transcript's render; false when it cannot. */
+  show(text: string): boolean {
+    if (!this.isConnected || !this.#view) return false;
+    const value = this.render(this.#view, text);
+    if (value !== noChange) this.setValue(value);
+    return true;
+  }
+}
+
+const markdownPart = directive(MarkdownPart);
 
 /** One line of the empty state: what a page tool (or the built-in page reading) does. */
 export interface Capability {
@@ -224,12 +258,10 @@ export class WaveTranscript extends LitElement {
     }
   }
 
-  /** A message's Markdown, rendered only when its text (or text appended in place) changed. */
+  /** A message's Markdown (plain text until the renderer is loaded). */
   #markdown(item: TranscriptItem & { kind: 'message' }, restored: boolean) {
-    const view = markdown ? this.#markdownView(restored ? `h:${item.id}` : item.id, markdown) : null;
-    return guard([item.text, this.allowedImageOrigins, this.labels, view, view?.edits], () =>
-      view ? view.render(item.text) : html`<p class="plain">${item.text}</p>`,
-    );
+    if (!markdown) return html`<p class="plain">${item.text}</p>`;
+    return markdownPart(this.#markdownView(restored ? `h:${item.id}` : item.id, markdown), item.text);
   }
 
   /** One incremental Markdown view per message, so a streamed reply re-lexes only its tail. */
@@ -310,15 +342,20 @@ export class WaveTranscript extends LitElement {
   };
 
   /**
-   * An update whose only change is more text in the streaming reply, when that text cannot change
-   * what the Markdown before it makes (plain words at the end of a paragraph, heading or list item,
-   * or code in an open fence), is appended to the reply's DOM directly: no lit update, no lexing
-   * (see `MarkdownView.appendInPlace`). Anything else renders as usual, which first puts back
-   * what lit committed.
+   * An update whose only change is new text in the streaming reply does not render the
+   * transcript: text that cannot change what the Markdown before it makes (plain words at the end
+   * of a paragraph, heading or list item, or code in an open fence) is appended to the reply's
+   * DOM directly, with no lexing (see `MarkdownView.appendInPlace`); other text is rendered into
+   * the reply's bubble alone, through its `MarkdownPart`. Anything else renders as usual.
    */
   protected override shouldUpdate(changed: PropertyValues<this>): boolean {
     const before = changed.get('items') as readonly TranscriptItem[] | undefined;
-    if (changed.size !== 1 || !before || !this.#appendInPlace(before)) return true;
+    if (changed.size !== 1 || !before) return true;
+    const reply = this.#streamedText(before);
+    if (!reply) return true;
+    const row = this.#streamingRow();
+    if (!row) return true;
+    if (!reply.view.appendInPlace(reply.text, row) && !markdownParts.get(reply.view)?.show(reply.text)) return true;
     this.#shownItems = this.items;
     this.#watchCaret();
     this.#follow();
@@ -327,22 +364,31 @@ export class WaveTranscript extends LitElement {
 
   /** Appends the streaming reply's new text in place, if `items` differ from `before` only by that (with `check`, only says whether). */
   #appendInPlace(before: readonly TranscriptItem[], check = false): boolean {
-    if (!markdown || !this.hasUpdated || this.#caretPaused || this.#renderFrom > 0) return false;
+    const reply = this.#streamedText(before);
+    const row = reply && this.#streamingRow();
+    return !!row && reply!.view.appendInPlace(reply!.text, row, check);
+  }
+
+  /**
+   * The streaming reply's text and view, when `items` differ from `before` only by new text in
+   * it (and its bubble needs nothing else: not empty, its caret not paused, every row in the DOM).
+   */
+  #streamedText(before: readonly TranscriptItem[]): { text: string; view: MarkdownModule.MarkdownView } | null {
+    if (!markdown || !this.hasUpdated || this.#caretPaused || this.#renderFrom > 0) return null;
     const items = this.items;
-    if (before.length !== items.length) return false;
+    if (before.length !== items.length) return null;
     let at = -1;
     for (let i = 0; i < items.length; i++) {
       if (items[i] === before[i]) continue;
-      if (at >= 0) return false;
+      if (at >= 0) return null;
       at = i;
     }
     const was = before[at];
     const item = items[at];
-    if (was?.kind !== 'message' || item?.kind !== 'message' || item.role !== 'assistant' || was.role !== 'assistant') return false;
-    if (was.id !== item.id || !was.streaming || !item.streaming || was.stopped || item.stopped || was.text === '') return false;
+    if (was?.kind !== 'message' || item?.kind !== 'message' || item.role !== 'assistant' || was.role !== 'assistant') return null;
+    if (was.id !== item.id || !was.streaming || !item.streaming || was.stopped || item.stopped || was.text === '' || item.text === '') return null;
     const view = this.#views.get(item.id);
-    const row = this.#streamingRow();
-    return view !== undefined && row !== null && view.appendInPlace(item.text, row, check);
+    return view ? { text: item.text, view } : null;
   }
 
   /** The streaming reply's bubble (the only one with `data-streaming`). */
