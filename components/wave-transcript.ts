@@ -19,12 +19,20 @@ const RENDER_CHUNK = 30;
 const STREAM_INTERVAL = 50;
 
 /**
- * Least time between two renders of a streaming reply that lit renders (ms): new text that can
- * only be appended in place shows every {@link STREAM_INTERVAL} ms, text that must be lexed and
- * rendered again (a new block, a delimiter, a line break) at most every 100 ms, still ten times
- * a second while text arrives. Each such render costs several times an append in place.
+ * Least time between two renders of a streaming reply that must be lexed and rendered again (a
+ * new block, a delimiter, a line break) (ms), where text that can be appended in place shows
+ * every {@link STREAM_INTERVAL} ms. Such a render costs several times an append in place, and
+ * a reply dense with Markdown needs one for nearly every delta: at 150 ms, the reply still moves
+ * at least every 150 ms while text arrives (nine frames at 60 Hz; ten with no slack, below).
  */
-const RENDER_INTERVAL = 100;
+const RENDER_INTERVAL = 150;
+
+/**
+ * How early (ms) a frame may come and still count as an interval later: frame times are
+ * multiples of the display's period, which a sum of them misses by a hair, so that without it
+ * 50 ms would take four 60 Hz frames (67 ms), not three.
+ */
+const FRAME_SLACK = 2;
 
 // The Markdown renderer (and its parser, the largest dependency) loads after the widget is
 // usable: transcripts start loading it when connected and show plain text until it is here.
@@ -294,7 +302,7 @@ export class WaveTranscript extends LitElement {
         }
         const timer = setTimeout(resolve, 1000);
         const onFrame = (now: number) => {
-          const since = now - this.#lastStreamFrame;
+          const since = now - this.#lastStreamFrame + FRAME_SLACK;
           // A stream that ended while this update waited (Stop, the last delta) renders on this frame.
           if (this.#streaming() && (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true)))) {
             requestAnimationFrame(onFrame);

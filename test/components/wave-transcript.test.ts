@@ -18,14 +18,15 @@ const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = f
 });
 
 /**
- * Animation frames on a virtual clock, 50 ms apart, each right after the current task: a streamed
- * reply renders every delta without waiting on real frames. Returns the restore function.
+ * Animation frames on a virtual clock, 150 ms apart (the transcript's longest pause between
+ * renders), each right after the current task: a streamed reply renders every delta on the next
+ * frame without waiting on real frames. Returns the restore function.
  */
 function virtualFrames(): () => void {
   const realFrame = window.requestAnimationFrame;
   let now = performance.now() + 10_000;
   window.requestAnimationFrame = (callback) => {
-    setTimeout(() => callback((now += 50)), 0);
+    setTimeout(() => callback((now += 150)), 0);
     return 0;
   };
   return () => {
@@ -390,7 +391,7 @@ describe('<wave-transcript>', () => {
       }
     });
 
-    it('renders a streaming reply that lit must render again at most once per 100 ms, text appended in place once per 50 ms, and the end of the stream on the next frame', async () => {
+    it('renders a streaming reply that lit must render again at most once per 150 ms, text appended in place once per 50 ms, and the end of the stream on the next frame', async () => {
       await WaveTranscript.markdownReady();
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
       const clock = heldFrames(el);
@@ -414,17 +415,17 @@ describe('<wave-transcript>', () => {
       };
       try {
         await expectShown('abcde', 0, 0);
-        // Emphasis must be rendered by lit: 100 ms after the last update.
-        await expectShown('abcde **f**', 16, 100);
-        await expectShown('abcde **f** gh', 116, 200);
+        // Emphasis must be rendered by lit: 150 ms after the last update.
+        await expectShown('abcde **f**', 16, 150);
+        await expectShown('abcde **f** gh', 166, 300);
         // Plain letters after plain text are appended in place: 50 ms later.
-        await expectShown('abcde **f** ghij', 216, 250);
-        // A line break waits 100 ms again.
-        await expectShown('abcde **f** ghij\n\nk', 266, 350);
-        // An update waiting for its 100 ms when the stream ends (Stop, the last delta) renders on the next frame.
+        await expectShown('abcde **f** ghij', 318, 350);
+        // A line break waits 150 ms again.
+        await expectShown('abcde **f** ghij\n\nk', 366, 500);
+        // An update waiting for its 150 ms when the stream ends (Stop, the last delta) renders on the next frame.
         el.items = [msg('f', 'assistant', 'abcde **f** ghij\n\nk **l**', true)];
         await tick();
-        await expectShown('abcde **f** ghij\n\nk **l** m', 366, 366, false);
+        await expectShown('abcde **f** ghij\n\nk **l** m', 516, 516, false);
       } finally {
         clock.restore();
         runFrames(t0 + 1000);
