@@ -127,10 +127,24 @@ function plainText(tokens: readonly Token[] | undefined, fallback: string): stri
   return out;
 }
 
+/** `cache`'s value for `key`, computed once. */
+function remembered<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  if (cache.has(key)) return cache.get(key)!;
+  const value = compute();
+  cache.set(key, value);
+  return value;
+}
+
 class Renderer {
   readonly #origins: readonly string[];
   readonly #base: string;
   readonly #imageLabel: (alt: string) => string;
+  /**
+   * Checked link and image targets by raw destination: a streaming message renders its open
+   * block again with many deltas, its URLs need parsing once.
+   */
+  readonly #hrefs = new Map<string, string | null>();
+  readonly #srcs = new Map<string, string | null>();
 
   constructor(options: MarkdownOptions) {
     this.#origins = options.allowedImageOrigins ?? [];
@@ -264,7 +278,7 @@ class Renderer {
 
   link(token: Tokens.Link): Renderable {
     const content = this.inline(token.tokens);
-    const href = safeLinkHref(token.href, this.#base);
+    const href = remembered(this.#hrefs, token.href, () => safeLinkHref(token.href, this.#base));
     if (href === null) return html`<span class="link-blocked">${content}</span>`;
     const title = token.title ? decodeEntities(token.title) : nothing;
     return html`<a href=${href} title=${title} target="_blank" rel="noopener noreferrer nofollow">${content}</a>`;
@@ -272,7 +286,7 @@ class Renderer {
 
   image(token: Tokens.Image): Renderable {
     const alt = plainText(token.tokens, token.text);
-    const src = safeImageSrc(token.href, this.#origins, this.#base);
+    const src = remembered(this.#srcs, token.href, () => safeImageSrc(token.href, this.#origins, this.#base));
     if (src === null) return html`<span class="image-alt">${this.#imageLabel(alt)}</span>`;
     const title = token.title ? decodeEntities(token.title) : nothing;
     return html`<img src=${src} alt=${alt} title=${title} loading="lazy" referrerpolicy="no-referrer" />`;
