@@ -74,21 +74,25 @@ async function transcriptWith(text: string, streaming: boolean): Promise<WaveTra
  * Main-thread time spent in the element's updates (lexing, rendering, committing to the DOM, and
  * any layout an update forces); the style and layout of the frames that follow are not in it.
  */
-function timeUpdates(el: WaveTranscript): { total: () => number; count: () => number; worst: () => number } {
+function timeUpdates(el: WaveTranscript): { total: () => number; count: () => number; worst: () => number; longestWait: () => number } {
   const target = el as unknown as { performUpdate(): void };
   const original = target.performUpdate;
   let total = 0;
   let count = 0;
   let worst = 0;
+  let last = -1;
+  let longestWait = 0;
   target.performUpdate = function (this: WaveTranscript) {
     const t0 = performance.now();
+    if (last >= 0) longestWait = Math.max(longestWait, t0 - last);
+    last = t0;
     original.call(this);
     const spent = performance.now() - t0;
     total += spent;
     worst = Math.max(worst, spent);
     count++;
   };
-  return { total: () => total, count: () => count, worst: () => worst };
+  return { total: () => total, count: () => count, worst: () => worst, longestWait: () => longestWait };
 }
 
 /** The streaming figures alone (the CDN bench shows them too). */
@@ -165,6 +169,8 @@ export async function streaming(): Promise<Record<string, number | string>> {
     'one delta per frame: total ÷ once': +(pacedTimer.total() / onceMs).toFixed(2),
     'one delta per frame: worst update (ms)': +pacedTimer.worst().toFixed(2),
     'one delta per frame: longest frame (ms)': +worstFrame.toFixed(1),
+    // How long the visitor may see the reply stand still while its text arrives (every frame here).
+    'one delta per frame: longest time between two updates (ms)': +pacedTimer.longestWait().toFixed(1),
     ...blink,
     'burst: renders for all deltas': burstTimer.count(),
     'burst: total render work (ms)': +burstTimer.total().toFixed(1),
