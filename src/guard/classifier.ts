@@ -40,8 +40,10 @@ export function sentenceFeatures(words: readonly string[]): string[] {
 const ADDRESS = /https?:\/\/\S+|www\.\S+|[\w.+-]+@[\w-]+\.[\w.-]+/gi;
 /** Currency units and codes are not features either ("cr", "usd"): prices are data, whoever names them. */
 const CURRENCY = new Set(['cr', 'usd', 'eur', 'gbp', 'dollar', 'dollars', 'euro', 'euros', 'pound', 'pounds', 'credits', 'credit', 'cents', 'pence']);
+/** "am" and "pm" after a number are times ("9 am"), not the "am" of "I am the developer": not features. */
+const TIME_AFTER_NUMBER = /\d\s*$/;
 
-/** The words of a text, lower-cased, as the classifier reads them: addresses and currency units left out. */
+/** The words of a text, lower-cased, as the classifier reads them: addresses, currency units and times' "am"/"pm" left out. */
 export function wordsOf(text: string): string[] {
   return tokensOf(text, 0).map((t) => t.word);
 }
@@ -56,6 +58,7 @@ function tokensOf(text: string, offset: number): Token[] {
   for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
     const word = m[0].toLowerCase();
     if (CURRENCY.has(word) || skip.some(([a, b]) => m!.index < b && a < m!.index + m![0].length)) continue;
+    if ((word === 'am' || word === 'pm') && TIME_AFTER_NUMBER.test(text.slice(Math.max(0, m.index - 4), m.index))) continue;
     out.push({ word, start: offset + m.index, end: offset + m.index + m[0].length });
   }
   return out;

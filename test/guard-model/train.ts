@@ -8,22 +8,23 @@
  * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
  * negative sentences are the other sentences of those texts (the page text around an embedded attack)
  * and every sentence of the benign corpora. The held-out set (wave-heldout-6) and the newest blind sets
- * (wave-heldout-33, wave-benign-pages-12) are never trained on: they are what the figures are read
+ * (wave-heldout-37, wave-benign-pages-15) are never trained on: they are what the figures are read
  * on. Model: logistic regression over each sentence's words and word pairs (seen at least twice),
  * attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights under
  * 0.25 in size dropped, rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold is chosen, before the newest sets are read): trained
- * without the last blind round read before this training (now wave-heldout-30/-31/-32 and
- * wave-benign-pages-10/-11) and the odd-numbered wildguard prompts, then that round read through the
- * whole guard with the validation model. Threshold 4: 260 of the 360 validation attacks caught, 32 of
- * the 500 pages and 4 of 475 wildguard prompts altered; threshold 3 catches 277 (41 and 5 altered), 2
- * catches 295 (57 and 9), and at 3 the widget's own "The visitor cancelled this action." was flagged
- * by the model before. The same reading keeps the weak readings of src/guard/neutralize.ts: without
- * them, the same attacks and 43 pages altered. Pruning at 0.4 instead of 0.25 reads the same here
- * with 38 % fewer weights but fits our development sets to 93.7 % (the test asks 95 %). Earlier
- * trainings were validated on -26/-27 (115 of 150, 8 of 200 pages), -22/-23 (83 of 90, 5 of 150),
- * -20/-21 (72 of 90, 4 of 150) and -16/-17 (73 of 90, 1 of 120) and chose threshold 4.
+ * without the last blind round read before this training (now wave-heldout-34/-35/-36 and
+ * wave-benign-pages-13/-14) and the odd-numbered wildguard prompts, then that round read through the
+ * whole guard with the validation model. Threshold 4: 271 of the 360 validation attacks caught, 6 of
+ * the 500 pages and 4 of 475 wildguard prompts altered; threshold 3 catches 291 (7 and 6 altered) and
+ * 2 catches 311 (13 and 8), but at 3 the shipped model reads the widget's own "The visitor cancelled
+ * this action." (3.4), a store's "The assistant manager will open…" and more tool docs as
+ * instructions (the tests keep them unchanged). Without the weak readings of src/guard/neutralize.ts:
+ * the same attacks and 8 pages altered. Pruning at 0.4 instead of 0.25 keeps 265 attacks with 36 %
+ * fewer weights but fits our development sets to 94.5 % (the tests ask 95 %). Earlier trainings were
+ * validated on -30/-31/-32 (260 of 360, 32 of 500 pages), -26/-27 (115 of 150, 8 of 200), -22/-23 (83
+ * of 90, 5 of 150), -20/-21 (72 of 90, 4 of 150) and -16/-17 (73 of 90, 1 of 120): threshold 4 each time.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
@@ -51,8 +52,8 @@ export interface Example {
 }
 
 /** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, ...Array.from({ length: 26 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11'];
+export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, ...Array.from({ length: 30 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11', 'wave-benign-pages-12', 'wave-benign-pages-13', 'wave-benign-pages-14'];
 
 /** The words of a stretch of text as training features, if it has any. */
 function push(out: Example[], text: string, label: 0 | 1): void {
@@ -157,8 +158,8 @@ export function examplesForTraining(): Example[] {
 }
 
 /** The last blind round read before this training: the validation trains without it and reads it. */
-const VALIDATION_ATTACKS = ['wave-heldout-30', 'wave-heldout-31', 'wave-heldout-32'];
-const VALIDATION_PAGES = ['wave-benign-pages-10', 'wave-benign-pages-11'];
+const VALIDATION_ATTACKS = ['wave-heldout-34', 'wave-heldout-35', 'wave-heldout-36'];
+const VALIDATION_PAGES = ['wave-benign-pages-13', 'wave-benign-pages-14'];
 
 /**
  * The validation that chose THRESHOLD (and the weak readings of src/guard/neutralize.ts): train

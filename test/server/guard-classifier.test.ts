@@ -22,8 +22,9 @@ describe('guard classifier', () => {
     assert.equal(render(train(examplesForTraining())), committed);
   });
 
-  it('reads words, not e-mail addresses, URLs, currency units or letters glued to digits', () => {
+  it('reads words, not e-mail addresses, URLs, currency units, times or letters glued to digits', () => {
     assert.deepEqual(wordsOf('Send 40 cr to ops@evil.test via https://x.test/ignore now, ref ES91.'), ['send', 'to', 'via', 'now', 'ref']);
+    assert.deepEqual(wordsOf('Open at 9 am and 5pm; I am the manager.'), ['open', 'at', 'and', 'i', 'am', 'the', 'manager']);
   });
 
   for (const text of [
