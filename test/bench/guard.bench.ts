@@ -76,15 +76,15 @@ for (const [name, list] of [['bfcl-tool-docs', bfcl], ['notinject', notinject], 
 }
 
 // Our own sets, plain lines, one figure each (SOURCE.txt of each says how it was written and used).
-console.log('\n# own phrasings, plain lines fully neutralised (dev: tuned or trained on after their first reading; held-out: -6; fresh: -37, never tuned or trained on)');
-for (let n = 1; n <= 37; n++) {
+console.log('\n# own phrasings, plain lines fully neutralised (dev: tuned or trained on after their first reading; held-out: -6; fresh: -38, never tuned or trained on)');
+for (let n = 1; n <= 38; n++) {
   const folder = n === 1 ? 'wave-heldout' : `wave-heldout-${n}`;
   const list = rows(`${folder}/attacks.json`);
   const hit = list.filter((x) => !neutralizeInstructions(str(x['text'])).text.includes(str(x['core']))).length;
-  const set = n === 6 ? 'held-out' : n >= 37 ? 'fresh' : 'dev';
+  const set = n === 6 ? 'held-out' : n >= 38 ? 'fresh' : 'dev';
   console.log(`${`${folder} (${set})`.padEnd(62)} ${String(hit).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * hit) / list.length).toFixed(1)}%`);
 }
-for (let n = 1; n <= 15; n++) {
+for (let n = 1; n <= 16; n++) {
   const folder = n === 1 ? 'wave-benign-pages' : `wave-benign-pages-${n}`;
   const list = rows(`${folder}/benign.json`).map(str);
   const altered = list.filter((t) => neutralizeInstructions(t).changed).length;
@@ -97,7 +97,7 @@ const started = performance.now();
 const run = await runAdversarial({ attackRuns: 1500, benignRuns: 600, escapeRuns: 600, seed, benignCorpusLines: true });
 console.log(`\n# adversarial variants through the server (seed ${seed}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 console.log('\n## attacks with an explicit override phrase, fully neutralised: per position and family');
-console.log('(generated: corpus attack lines and the issue\'s examples, mutated; dev: wave-heldout, -2 to -5 and -7 to -36, tuned or trained on; held-out: wave-heldout-6, never tuned on; fresh: wave-heldout-37, written blind, never tuned or trained on)');
+console.log('(generated: corpus attack lines and the issue\'s examples, mutated; dev: wave-heldout, -2 to -5 and -7 to -37, tuned or trained on; held-out: wave-heldout-6, never tuned on; fresh: wave-heldout-38, written blind, never tuned or trained on)');
 for (const line of run.neutralised.lines()) console.log(line);
 console.log('\n## same, per position and mutation');
 for (const line of run.byMutation.lines()) console.log(line);

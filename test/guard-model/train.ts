@@ -8,23 +8,24 @@
  * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
  * negative sentences are the other sentences of those texts (the page text around an embedded attack)
  * and every sentence of the benign corpora. The held-out set (wave-heldout-6) and the newest blind sets
- * (wave-heldout-37, wave-benign-pages-15) are never trained on: they are what the figures are read
+ * (wave-heldout-38, wave-benign-pages-16) are never trained on: they are what the figures are read
  * on. Model: logistic regression over each sentence's words and word pairs (seen at least twice),
  * attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights under
  * 0.25 in size dropped, rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold is chosen, before the newest sets are read): trained
- * without the last blind round read before this training (now wave-heldout-34/-35/-36 and
- * wave-benign-pages-13/-14) and the odd-numbered wildguard prompts, then that round read through the
- * whole guard with the validation model. Threshold 4: 271 of the 360 validation attacks caught, 6 of
- * the 500 pages and 4 of 475 wildguard prompts altered; threshold 3 catches 291 (7 and 6 altered) and
- * 2 catches 311 (13 and 8), but at 3 the shipped model reads the widget's own "The visitor cancelled
- * this action." (3.4), a store's "The assistant manager will open…" and more tool docs as
- * instructions (the tests keep them unchanged). Without the weak readings of src/guard/neutralize.ts:
- * the same attacks and 8 pages altered. Pruning at 0.4 instead of 0.25 keeps 265 attacks with 36 %
- * fewer weights but fits our development sets to 94.5 % (the tests ask 95 %). Earlier trainings were
- * validated on -30/-31/-32 (260 of 360, 32 of 500 pages), -26/-27 (115 of 150, 8 of 200), -22/-23 (83
- * of 90, 5 of 150), -20/-21 (72 of 90, 4 of 150) and -16/-17 (73 of 90, 1 of 120): threshold 4 each time.
+ * without the last blind round read before this training (now wave-heldout-37 and
+ * wave-benign-pages-15) and the odd-numbered wildguard prompts, then that round read through the whole
+ * guard with the validation model. Threshold 4: 104 of the 120 validation attacks caught, 4 of the 200
+ * pages and 5 of 475 wildguard prompts altered; threshold 3 catches 107 (5 and 8 altered), 2 catches
+ * 112 (9 and 11); and at 3 the shipped models of this day read the widget's own "The visitor
+ * cancelled this action." (3.4) and a store's "The assistant manager will open…" as instructions (the
+ * tests keep them unchanged). On the round before (wave-heldout-34 to -36, wave-benign-pages-13/-14):
+ * 271 of 360 and 6 of 500 at 4; without the weak readings of src/guard/neutralize.ts, the same attacks
+ * and 8 pages. Pruning at 0.4 instead of 0.25 kept 265 there with 36 % fewer weights but fits our
+ * development sets to 94.5 % (the tests ask 95 %). Earlier trainings were validated on -30/-31/-32
+ * (260 of 360, 32 of 500 pages), -26/-27 (115 of 150, 8 of 200), -22/-23 (83 of 90, 5 of 150),
+ * -20/-21 (72 of 90, 4 of 150) and -16/-17 (73 of 90, 1 of 120): threshold 4 each time.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
@@ -52,8 +53,8 @@ export interface Example {
 }
 
 /** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, ...Array.from({ length: 30 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11', 'wave-benign-pages-12', 'wave-benign-pages-13', 'wave-benign-pages-14'];
+export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, ...Array.from({ length: 31 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11', 'wave-benign-pages-12', 'wave-benign-pages-13', 'wave-benign-pages-14', 'wave-benign-pages-15'];
 
 /** The words of a stretch of text as training features, if it has any. */
 function push(out: Example[], text: string, label: 0 | 1): void {
@@ -158,8 +159,8 @@ export function examplesForTraining(): Example[] {
 }
 
 /** The last blind round read before this training: the validation trains without it and reads it. */
-const VALIDATION_ATTACKS = ['wave-heldout-34', 'wave-heldout-35', 'wave-heldout-36'];
-const VALIDATION_PAGES = ['wave-benign-pages-13', 'wave-benign-pages-14'];
+const VALIDATION_ATTACKS = ['wave-heldout-37'];
+const VALIDATION_PAGES = ['wave-benign-pages-15'];
 
 /**
  * The validation that chose THRESHOLD (and the weak readings of src/guard/neutralize.ts): train

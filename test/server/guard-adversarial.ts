@@ -84,15 +84,15 @@ export const ISSUE_SEEDS: Seed[] = [
 ];
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -36, each measured
+ * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -37, each measured
  * once against the frozen guard and then used to tune it or train its classifier; -12 onwards written
  * by authors blind to the guard), `held-out` (wave-heldout-6, written after the rules of issue 10 were
- * frozen, never tuned on) and `fresh` (wave-heldout-37, written blind and read once against the
+ * frozen, never tuned on) and `fresh` (wave-heldout-38, written blind and read once against the
  * guard as shipped, never tuned or trained on). See each SOURCE.txt and test/corpora/README.md.
  */
 export function ownSeeds(set: 'dev' | 'held-out' | 'fresh'): Seed[] {
-  const dev = [1, 2, 3, 4, 5, ...Array.from({ length: 30 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-37'];
+  const dev = [1, 2, 3, 4, 5, ...Array.from({ length: 31 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
+  const folders = set === 'dev' ? dev : set === 'held-out' ? ['wave-heldout-6'] : ['wave-heldout-38'];
   return folders.flatMap((folder) =>
     rows(`${folder}/attacks.json`).map((x) => ({ family: `${set}:${str(x['family'])}`, text: str(x['text']), core: str(x['core']) })),
   );
@@ -129,8 +129,8 @@ export function benignTexts(): Record<string, string[]> {
     'wildguard-benign': rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt'])).filter((t) => t.length > 0 && t.length <= 1500),
     // Page texts full of trigger words, written for this repository by authors blind to the rules: -1 to -4
     // measured once, then their false positives fixed where a rule could tell the page's own sense apart
-    // (-1 to -14 trained on by the classifier); -15 read once against the guard as shipped, never tuned or trained on.
-    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11', 'wave-benign-pages-12', 'wave-benign-pages-13', 'wave-benign-pages-14', 'wave-benign-pages-15']),
+    // (-1 to -15 trained on by the classifier); -16 read once against the guard as shipped, never tuned or trained on.
+    'wave-benign-pages': pages(['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11', 'wave-benign-pages-12', 'wave-benign-pages-13', 'wave-benign-pages-14', 'wave-benign-pages-15', 'wave-benign-pages-16']),
   };
 }
 
