@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createNonce, envelope, neutralizeInstructions } from '../../src/guard/index.js';
-import { bfclDescriptions, runAdversarial } from '../server/guard-adversarial.js';
+import { BENIGN_PAGE_SETS, OWN_ATTACK_SETS, bfclDescriptions, runAdversarial } from '../server/guard-adversarial.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, CORPORA), 'utf8');
@@ -76,16 +76,16 @@ for (const [name, list] of [['bfcl-tool-docs', bfcl], ['notinject', notinject], 
 }
 
 // Our own sets, plain lines, one figure each (SOURCE.txt of each says how it was written and used).
-console.log('\n# own phrasings, plain lines fully neutralised (dev: tuned or trained on after their first reading; held-out: -6; fresh: -38, never tuned or trained on)');
-for (let n = 1; n <= 38; n++) {
-  const folder = n === 1 ? 'wave-heldout' : `wave-heldout-${n}`;
+const roles = `dev: tuned or trained on after their first reading; held-out: ${OWN_ATTACK_SETS['held-out'].join(', ')}, never tuned on; fresh: ${OWN_ATTACK_SETS.fresh.join(', ')}, written blind, never tuned or trained on`;
+console.log(`\n# own phrasings, plain lines fully neutralised (${roles})`);
+const numbered = (folder: string) => Number(/-(\d+)$/.exec(folder)?.[1] ?? 1);
+const ownSets = Object.entries(OWN_ATTACK_SETS).flatMap(([set, folders]) => folders.map((folder) => [folder, set] as const));
+for (const [folder, set] of ownSets.sort((a, b) => numbered(a[0]) - numbered(b[0]))) {
   const list = rows(`${folder}/attacks.json`);
   const hit = list.filter((x) => !neutralizeInstructions(str(x['text'])).text.includes(str(x['core']))).length;
-  const set = n === 6 ? 'held-out' : n >= 38 ? 'fresh' : 'dev';
   console.log(`${`${folder} (${set})`.padEnd(62)} ${String(hit).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * hit) / list.length).toFixed(1)}%`);
 }
-for (let n = 1; n <= 16; n++) {
-  const folder = n === 1 ? 'wave-benign-pages' : `wave-benign-pages-${n}`;
+for (const folder of [...BENIGN_PAGE_SETS.trained, ...BENIGN_PAGE_SETS.fresh]) {
   const list = rows(`${folder}/benign.json`).map(str);
   const altered = list.filter((t) => neutralizeInstructions(t).changed).length;
   console.log(`${`${folder} (benign, altered)`.padEnd(62)} ${String(altered).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * altered) / list.length).toFixed(2)}%`);
@@ -97,7 +97,7 @@ const started = performance.now();
 const run = await runAdversarial({ attackRuns: 1500, benignRuns: 600, escapeRuns: 600, seed, benignCorpusLines: true });
 console.log(`\n# adversarial variants through the server (seed ${seed}, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 console.log('\n## attacks with an explicit override phrase, fully neutralised: per position and family');
-console.log('(generated: corpus attack lines and the issue\'s examples, mutated; dev: wave-heldout, -2 to -5 and -7 to -37, tuned or trained on; held-out: wave-heldout-6, never tuned on; fresh: wave-heldout-38, written blind, never tuned or trained on)');
+console.log(`(generated: corpus attack lines and the issue's examples, mutated; ${roles})`);
 for (const line of run.neutralised.lines()) console.log(line);
 console.log('\n## same, per position and mutation');
 for (const line of run.byMutation.lines()) console.log(line);

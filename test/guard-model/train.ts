@@ -33,7 +33,7 @@ import { correctKeyWords } from '../../src/guard/typos.js';
 import { sentenceFeatures, withModel, wordsOf } from '../../src/guard/classifier.js';
 import { sentencesOf } from '../../src/guard/clauses.js';
 import { neutralizeInstructions } from '../../src/guard/neutralize.js';
-import { benignTexts } from '../server/guard-adversarial.js';
+import { BENIGN_PAGE_SETS, OWN_ATTACK_SETS, benignTexts } from '../server/guard-adversarial.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
 const OUT = new URL('../../src/guard/classifier-weights.ts', import.meta.url);
@@ -53,8 +53,9 @@ export interface Example {
 }
 
 /** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = [1, 2, 3, 4, 5, ...Array.from({ length: 31 }, (_, i) => i + 7)].map((n) => (n === 1 ? 'wave-heldout' : `wave-heldout-${n}`));
-export const TRAINING_BENIGN_PAGES = ['wave-benign-pages', 'wave-benign-pages-2', 'wave-benign-pages-3', 'wave-benign-pages-4', 'wave-benign-pages-5', 'wave-benign-pages-6', 'wave-benign-pages-7', 'wave-benign-pages-8', 'wave-benign-pages-9', 'wave-benign-pages-10', 'wave-benign-pages-11', 'wave-benign-pages-12', 'wave-benign-pages-13', 'wave-benign-pages-14', 'wave-benign-pages-15'];
+export const TRAINING_ATTACK_SETS = OWN_ATTACK_SETS.dev;
+/** Our benign page sets but the fresh one. */
+export const TRAINING_BENIGN_PAGES = BENIGN_PAGE_SETS.trained;
 
 /** The words of a stretch of text as training features, if it has any. */
 function push(out: Example[], text: string, label: 0 | 1): void {
@@ -146,11 +147,6 @@ function render(model: { bias: number; weights: Array<[string, number]> }): stri
   for (let i = 0; i < entries.length; i += 100) chunks.push(`  ${JSON.stringify(entries.slice(i, i + 100).join(' '))}`);
   lines.push(`${chunks.join(" + ' ' +\n")};`, '');
   return lines.join('\n');
-}
-
-/** The examples of some attack sets and benign page sets (with the public benign corpora). */
-export function examplesFor(attackSets: readonly string[], pages: readonly string[]): Example[] {
-  return examples(attackSets, benignTraining(pages));
 }
 
 /** The examples the committed weights are trained on. */
