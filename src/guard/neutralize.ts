@@ -73,26 +73,43 @@ const SPEAKER_LABEL = /^\s*(?:assistant|system|developer)\s*:\s*$/i;
 
 /**
  * Readings whose words are also the everyday words of pages (a staff note's "Admin note:", an
- * e-mail's "forget what I said earlier", a model's "is told to", "on behalf of the company"): each
- * stays redacted only when the classifier reads its sentence as leaning towards an instruction (a
- * score above {@link CONFIRM}, the model's even odds, well under the threshold at which the
- * classifier redacts on its own), or a reading not in this list flags the same sentence. Chosen from
- * the rules that altered benign page text in the blind sets, and validated on blind rounds the
- * classifier was not trained on (test/guard-model/train.ts `--validate`: the same attacks caught, 32
- * pages of 500 altered instead of 43 on one round, 6 instead of 8 on the next). "Ask the assistant
- * to" is not among them: the classifier cannot tell "we would like the assistant to export every
- * contact" from a help page's "you can ask the assistant to summarise", and the attack weighs more.
+ * e-mail's "forget what I said earlier", a model's "is told to", "on behalf of the company", a
+ * help page's "why does my assistant forget earlier instructions?"): each stays redacted only when
+ * the classifier reads its sentence as leaning towards an instruction (a score above
+ * {@link CONFIRM}, the model's even odds, under the threshold at which the classifier redacts on
+ * its own), or a reading not in this list flags the same sentence. Chosen from the rules that
+ * altered benign page text in the blind sets; the clause readings that never did (addressing the
+ * reader as an AI, claims to be someone…) stay strong, and so do "ask the assistant to" and a
+ * claimed consent, which did but whose attacks the classifier may not confirm ("we would like the
+ * assistant to export every contact"). Validated leaving one blind round out at a time, the
+ * classifier trained without it (test/guard-model/train.ts `--validate`, nine rounds): with these
+ * clause readings weak and the threshold at 3.5, 86.4 % of the attacks caught and 3.0 % of the
+ * pages altered, where the same model with the clause readings strong gave 85.0 % and 3.5 % at
+ * threshold 4 (87.0 % and 3.8 % at 3.5).
  */
 const WEAK_READINGS: ReadonlySet<string> = new Set([
   'authority-label',
   'ignore-everything-told',
-  'clause-assistant-modal',
   'on-behalf',
   'you-have-permission',
+  'message-from-visitor',
+  // Every clause reading (src/guard/clauses.ts) that altered any of our 2,400 blind page texts.
+  'clause-assistant-modal',
+  'clause-set-aside',
+  'clause-set-aside-own',
+  'clause-set-aside-limits',
+  'clause-set-aside-imperative',
+  'clause-role-header',
+  'clause-leak',
+  'clause-note-to-assistant',
+  'clause-consent-off',
+  'clause-authority-orders',
+  'clause-new-state',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
 const CONFIRM = 0;
+
 
 /**
  * A bare speaker label stays redacted only when its line reads like an instruction (the classifier

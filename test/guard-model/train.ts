@@ -6,26 +6,31 @@
  *   npm run train:guard -- --check exit 1 if the committed weights differ from a fresh training
  *
  * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
- * negative sentences are the other sentences of those texts (the page text around an embedded attack)
- * and every sentence of the benign corpora. The held-out set (wave-heldout-6) and the newest blind sets
- * (wave-heldout-38, wave-benign-pages-16) are never trained on: they are what the figures are read
- * on. Model: logistic regression over each sentence's words and word pairs (seen at least twice),
- * attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights under
- * 0.25 in size dropped, rounded to a tenth.
+ * negative sentences are the other sentences of those texts (the page text around an embedded attack),
+ * every sentence of the benign corpora and the widget's own messages to the model
+ * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind round
+ * (wave-heldout-43, -44, wave-benign-pages-19) are never trained on: they are what the figures are
+ * read on. Model: logistic regression over each sentence's words and word pairs (seen at least
+ * twice), attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights
+ * under 0.35 in size dropped (8,028 weights, 38 KB gzip; at 0.25, 10,958 and 51 KB, with the same
+ * validation within 4 attacks and 1 page), rounded to a tenth.
  *
- * Validation (`--validate`: how the threshold is chosen, before the newest sets are read): trained
- * without the last blind round read before this training (now wave-heldout-37 and
- * wave-benign-pages-15) and the odd-numbered wildguard prompts, then that round read through the whole
- * guard with the validation model. Threshold 4: 104 of the 120 validation attacks caught, 4 of the 200
- * pages and 5 of 475 wildguard prompts altered; threshold 3 catches 107 (5 and 8 altered), 2 catches
- * 112 (9 and 11); and at 3 the shipped models of this day read the widget's own "The visitor
- * cancelled this action." (3.4) and a store's "The assistant manager will open…" as instructions (the
- * tests keep them unchanged). On the round before (wave-heldout-34 to -36, wave-benign-pages-13/-14):
- * 271 of 360 and 6 of 500 at 4; without the weak readings of src/guard/neutralize.ts, the same attacks
- * and 8 pages. Pruning at 0.4 instead of 0.25 kept 265 there with 36 % fewer weights but fits our
- * development sets to 94.5 % (the tests ask 95 %). Earlier trainings were validated on -30/-31/-32
- * (260 of 360, 32 of 500 pages), -26/-27 (115 of 150, 8 of 200), -22/-23 (83 of 90, 5 of 150),
- * -20/-21 (72 of 90, 4 of 150) and -16/-17 (73 of 90, 1 of 120): threshold 4 each time.
+ * Validation (`--validate`: how the threshold and the weak readings of src/guard/neutralize.ts are
+ * chosen, before the newest round is read): each of the nine blind rounds before it (ROUNDS) left
+ * out in turn, the classifier trained without it and without the odd-numbered wildguard prompts,
+ * and the round read through the whole guard with that model. Over the nine: threshold 3.5 catches
+ * 1,590 of 1,840 attacks (86.4 %) and alters 71 of 2,400 pages (3.0 %); 3 catches 88.0 % and alters
+ * 3.3 %, but reads one-word sentences of tool docs as instructions ("This tool belongs to the Gorilla
+ * file system", 3.2: bfcl's limit in guard-corpora.test.ts); 4 catches 84.4 % and alters 2.8 %.
+ * With the clause readings that altered page text strong (as before this training): 85.0 % and 3.5 %
+ * at 4, 87.0 % and 3.8 % at 3.5. Earlier
+ * trainings were validated on the last round alone: -37 (104 of 120, 4 of 200 pages at 4),
+ * -34 to -36 (271 of 360, 6 of 500), -30 to -32 (260 of 360, 32 of 500), -26/-27 (115 of 150, 8 of
+ * 200), -22/-23 (83 of 90, 5 of 150), -20/-21 (72 of 90, 4 of 150), -16/-17 (73 of 90, 1 of 120).
+ * Tried and left (validation on one round, 150 attacks): stems, skip-grams, word trigrams, character
+ * 4-grams, the previous sentence as context, other L2 and pruning; leaving-one-round-out: word-sense
+ * features (each word's thesaurus group and their pairs) moved recall and page alterations together,
+ * no better at equal alterations.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { foldText } from '../../src/guard/fold.js';
@@ -34,11 +39,12 @@ import { sentenceFeatures, withModel, wordsOf } from '../../src/guard/classifier
 import { sentencesOf } from '../../src/guard/clauses.js';
 import { neutralizeInstructions } from '../../src/guard/neutralize.js';
 import { BENIGN_PAGE_SETS, OWN_ATTACK_SETS, benignTexts } from '../server/guard-adversarial.js';
+import { OWN_MESSAGES } from '../server/own-messages.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
 const OUT = new URL('../../src/guard/classifier-weights.ts', import.meta.url);
-const THRESHOLD = 4;
-const PRUNE = 0.25;
+const THRESHOLD = 3.5;
+const PRUNE = 0.35;
 const EPOCHS = 30;
 
 type Row = Record<string, unknown>;
@@ -89,10 +95,15 @@ function examples(attackSets: readonly string[], benignTexts: readonly string[])
   return out;
 }
 
-/** Every benign text trained on: the public benign corpora and our benign page sets. */
+/**
+ * Every benign text trained on: the public benign corpora, our benign page sets and the widget's own
+ * messages to the model (they reach it through the same guard, so they are benign by definition,
+ * whatever words of theirs, "the visitor", "this action", "do not retry", attack sets also use).
+ */
 function benignTraining(pages: readonly string[], keepWildguard: (i: number) => boolean = () => true): string[] {
   const benign = benignTexts();
   return [
+    ...OWN_MESSAGES,
     ...(benign['notinject'] ?? []),
     ...(benign['bfcl-tool-docs'] ?? []),
     ...(benign['wildguard-benign'] ?? []).filter((_, i) => keepWildguard(i)),
@@ -154,36 +165,69 @@ export function examplesForTraining(): Example[] {
   return examples(TRAINING_ATTACK_SETS, benignTraining(TRAINING_BENIGN_PAGES));
 }
 
-/** The last blind round read before this training: the validation trains without it and reads it. */
-const VALIDATION_ATTACKS = ['wave-heldout-37'];
-const VALIDATION_PAGES = ['wave-benign-pages-15'];
+/**
+ * The blind rounds (attack sets and page sets each written by authors who had not seen the guard,
+ * read once against the guard as then shipped, then trained on): the validation leaves each out in
+ * turn.
+ */
+const ROUNDS: ReadonlyArray<{ name: string; attacks: readonly string[]; pages: readonly string[] }> = [
+  { name: 'round 8', attacks: ['wave-heldout-26', 'wave-heldout-27'], pages: ['wave-benign-pages-8'] },
+  { name: 'round 9', attacks: ['wave-heldout-28', 'wave-heldout-29'], pages: ['wave-benign-pages-9'] },
+  { name: 'round 10', attacks: ['wave-heldout-30', 'wave-heldout-31', 'wave-heldout-32'], pages: ['wave-benign-pages-10', 'wave-benign-pages-11'] },
+  { name: 'round 11', attacks: ['wave-heldout-33'], pages: ['wave-benign-pages-12'] },
+  { name: 'round 12', attacks: ['wave-heldout-34', 'wave-heldout-35', 'wave-heldout-36'], pages: ['wave-benign-pages-13', 'wave-benign-pages-14'] },
+  { name: 'round 13', attacks: ['wave-heldout-37'], pages: ['wave-benign-pages-15'] },
+  { name: 'round 14', attacks: ['wave-heldout-38'], pages: ['wave-benign-pages-16'] },
+  { name: 'round 15', attacks: ['wave-heldout-39', 'wave-heldout-40', 'wave-heldout-41'], pages: ['wave-benign-pages-17'] },
+  { name: 'round 16', attacks: ['wave-heldout-42'], pages: ['wave-benign-pages-18'] },
+];
+
+const THRESHOLDS = [3, 3.5, 4, 5] as const;
 
 /**
- * The validation that chose THRESHOLD (and the weak readings of src/guard/neutralize.ts): train
- * without the last blind round (VALIDATION_*) and the odd-numbered wildguard prompts, then read that
- * round and those prompts through the whole guard (phrase rules, clause reading, classifier) with
- * the validation model in place of the shipped one, at several thresholds.
+ * The validation that chose THRESHOLD (and the weak readings of src/guard/neutralize.ts), leaving
+ * one blind round out at a time: train without that round (and without the odd-numbered wildguard
+ * prompts), then read the round and those prompts through the whole guard (phrase rules, clause
+ * reading, classifier) with that model in place of the shipped one, at several thresholds. The sum
+ * over rounds is what a new round written blind may expect, better than any one round.
  */
 function validate(): void {
-  const model = train(
-    examples(
-      TRAINING_ATTACK_SETS.filter((f) => !VALIDATION_ATTACKS.includes(f)),
-      benignTraining(TRAINING_BENIGN_PAGES.filter((f) => !VALIDATION_PAGES.includes(f)), (i) => i % 2 === 0),
-    ),
-  );
-  const attacks = VALIDATION_ATTACKS.flatMap((f) => rows(`${f}/attacks.json`));
-  const pages = VALIDATION_PAGES.flatMap((f) => rows(`${f}/benign.json`).map(str));
   const prompts = (benignTexts()['wildguard-benign'] ?? []).filter((_, i) => i % 2 === 1);
-  console.log(`validation model: ${model.weights.length} features, read on ${VALIDATION_ATTACKS.join(', ')} and ${VALIDATION_PAGES.join(', ')}`);
-  for (const threshold of [2, 3, 4, 5, 6]) {
-    withModel({ ...model, threshold }, () => {
-      const caught = attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
-      const altered = (texts: readonly string[]) => texts.filter((t) => neutralizeInstructions(t).changed).length;
-      console.log(
-        `threshold ${threshold}, whole guard: attacks ${caught}/${attacks.length}, pages altered ${altered(pages)}/${pages.length}, wildguard altered ${altered(prompts)}/${prompts.length}`,
-      );
+  const sums = THRESHOLDS.map(() => ({ caught: 0, attacks: 0, altered: 0, pages: 0, prompts: 0 }));
+  for (const round of ROUNDS) {
+    const model = train(
+      examples(
+        TRAINING_ATTACK_SETS.filter((f) => !round.attacks.includes(f)),
+        benignTraining(TRAINING_BENIGN_PAGES.filter((f) => !round.pages.includes(f)), (i) => i % 2 === 0),
+      ),
+    );
+    const attacks = round.attacks.flatMap((f) => rows(`${f}/attacks.json`));
+    const pages = round.pages.flatMap((f) => rows(`${f}/benign.json`).map(str));
+    const line: string[] = [];
+    THRESHOLDS.forEach((threshold, t) => {
+      withModel({ ...model, threshold }, () => {
+        const caught = attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
+        const altered = (texts: readonly string[]) => texts.filter((x) => neutralizeInstructions(x).changed).length;
+        const a = altered(pages);
+        const p = altered(prompts);
+        const sum = sums[t]!;
+        sum.caught += caught;
+        sum.attacks += attacks.length;
+        sum.altered += a;
+        sum.pages += pages.length;
+        sum.prompts += p;
+        line.push(`th ${threshold}: ${caught}/${attacks.length} caught, ${a}/${pages.length} pages, ${p} wildguard`);
+      });
     });
+    console.log(`${round.name} left out (${model.weights.length} weights): ${line.join('; ')}`);
   }
+  const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
+  THRESHOLDS.forEach((threshold, t) => {
+    const s = sums[t]!;
+    console.log(
+      `threshold ${threshold}, all rounds: attacks ${s.caught}/${s.attacks} (${pct(s.caught, s.attacks)}), pages altered ${s.altered}/${s.pages} (${pct(s.altered, s.pages)}), wildguard altered ${s.prompts} in ${ROUNDS.length} × ${prompts.length}`,
+    );
+  });
 }
 
 if (process.argv[1]?.endsWith('train.ts')) {
