@@ -8,9 +8,10 @@
  * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
  * negative sentences are the other sentences of those texts (the page text around an embedded attack),
  * every sentence of the benign corpora and the widget's own messages to the model
- * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind round
- * (wave-heldout-43, -44, wave-benign-pages-19) are never trained on: they are what the figures are
- * read on. Model: logistic regression over each sentence's words and word pairs (seen at least
+ * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind rounds
+ * (wave-heldout-43 to -45, wave-benign-pages-19 and -20) are never trained on: they are what the
+ * figures are read on. (A training with round 17 too, tried at the end of 2026-12-01, altered 39 of
+ * 1,650 bfcl tool descriptions instead of 4: not shipped.) Model: logistic regression over each sentence's words and word pairs (seen at least
  * twice), attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights
  * under 0.35 in size dropped (8,028 weights, 38 KB gzip; at 0.25, 10,958 and 51 KB, with the same
  * validation within 4 attacks and 1 page), rounded to a tenth.

@@ -96,24 +96,24 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7)].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45'],
 };
 
 /**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
- * page's own sense apart, and trained on by the classifier) and `fresh` (-19, read once against the
+ * page's own sense apart, and trained on by the classifier) and `fresh` (-19 and -20, read once against the
  * guard as shipped, never tuned or trained on).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'fresh', readonly string[]>> = {
   trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
-  fresh: ['wave-benign-pages-19'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20'],
 };
 
 /**
  * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5 and -7 to -42, each measured
  * once against the frozen guard and then used to tune it or train its classifier; -12 onwards written
  * by authors blind to the guard), `held-out` (wave-heldout-6, written after the rules of issue 10 were
- * frozen, never tuned on) and `fresh` (wave-heldout-43 and -44, written blind and read once against the
+ * frozen, never tuned on) and `fresh` (wave-heldout-43 to -45, written blind and read once against the
  * guard as shipped, never tuned or trained on). See each SOURCE.txt and test/corpora/README.md.
  */
 export function ownSeeds(set: OwnSet): Seed[] {
