@@ -93,7 +93,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'on-behalf',
   'you-have-permission',
   'message-from-visitor',
-  // Every clause reading (src/guard/clauses.ts) that altered any of our 2,400 blind page texts.
+  // The clause readings (src/guard/clauses.ts) that altered any of our 2,400 blind page texts, but
+  // clause-ask-assistant and clause-consent-claimed (see above).
   'clause-assistant-modal',
   'clause-set-aside',
   'clause-set-aside-own',
@@ -109,7 +110,6 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
 const CONFIRM = 0;
-
 
 /**
  * A bare speaker label stays redacted only when its line reads like an instruction (the classifier

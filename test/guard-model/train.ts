@@ -5,16 +5,17 @@
  *   npm run train:guard            write the weights
  *   npm run train:guard -- --check exit 1 if the committed weights differ from a fresh training
  *
- * Data: positive sentences are the sentences of our own attack sets that carry the injection (`core`);
- * negative sentences are the other sentences of those texts (the page text around an embedded attack),
- * every sentence of the benign corpora and the widget's own messages to the model
+ * Data: positive sentences are the sentences of our own attack sets that carry the injection
+ * (`core`); negative sentences are the other sentences of those texts (the page text around an
+ * embedded attack), every sentence of the benign corpora and the widget's own messages to the model
  * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind rounds
  * (wave-heldout-43 to -45, wave-benign-pages-19 and -20) are never trained on: they are what the
  * figures are read on. (A training with round 17 too, tried at the end of 2026-12-01, altered 39 of
- * 1,650 bfcl tool descriptions instead of 4: not shipped.) Model: logistic regression over each sentence's words and word pairs (seen at least
- * twice), attacks weighted up to balance the classes, 30 epochs of SGD with a seeded shuffle, weights
- * under 0.35 in size dropped (8,028 weights, 38 KB gzip; at 0.25, 10,958 and 51 KB, with the same
- * validation within 4 attacks and 1 page), rounded to a tenth.
+ * 1,650 bfcl tool descriptions instead of 4: not shipped.) Model: logistic regression over each
+ * sentence's words and word pairs (seen at least twice), attacks weighted up to balance the
+ * classes, 30 epochs of SGD with a seeded shuffle, weights under 0.35 in size dropped (8,028
+ * weights, 38 KB gzip; at 0.25, 10,958 and 51 KB, with the same validation within 4 attacks and 1
+ * page), rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold and the weak readings of src/guard/neutralize.ts are
  * chosen, before the newest round is read): each of the nine blind rounds before it (ROUNDS) left
@@ -24,10 +25,10 @@
  * 3.3 %, but reads one-word sentences of tool docs as instructions ("This tool belongs to the Gorilla
  * file system", 3.2: bfcl's limit in guard-corpora.test.ts); 4 catches 84.4 % and alters 2.8 %.
  * With the clause readings that altered page text strong (as before this training): 85.0 % and 3.5 %
- * at 4, 87.0 % and 3.8 % at 3.5. Earlier
- * trainings were validated on the last round alone: -37 (104 of 120, 4 of 200 pages at 4),
- * -34 to -36 (271 of 360, 6 of 500), -30 to -32 (260 of 360, 32 of 500), -26/-27 (115 of 150, 8 of
- * 200), -22/-23 (83 of 90, 5 of 150), -20/-21 (72 of 90, 4 of 150), -16/-17 (73 of 90, 1 of 120).
+ * at 4, 87.0 % and 3.8 % at 3.5. Earlier trainings were validated on the last round alone: -37
+ * (104 of 120, 4 of 200 pages at 4), -34 to -36 (271 of 360, 6 of 500), -30 to -32 (260 of 360, 32
+ * of 500), -26/-27 (115 of 150, 8 of 200), -22/-23 (83 of 90, 5 of 150), -20/-21 (72 of 90, 4 of
+ * 150), -16/-17 (73 of 90, 1 of 120).
  * Tried and left (validation on one round, 150 attacks): stems, skip-grams, word trigrams, character
  * 4-grams, the previous sentence as context, other L2 and pruning; leaving-one-round-out: word-sense
  * features (each word's thesaurus group and their pairs) moved recall and page alterations together,
