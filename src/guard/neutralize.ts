@@ -83,9 +83,9 @@ const SPEAKER_LABEL = /^\s*(?:assistant|system|developer)\s*:\s*$/i;
  * claimed consent, which did but whose attacks the classifier may not confirm ("we would like the
  * assistant to export every contact"). Validated leaving one blind round out at a time, the
  * classifier trained without it (test/guard-model/train.ts `--validate`, nine rounds): with these
- * clause readings weak and the threshold at 3.5, 86.4 % of the attacks caught and 3.0 % of the
- * pages altered, where the same model with the clause readings strong gave 85.0 % and 3.5 % at
- * threshold 4 (87.0 % and 3.8 % at 3.5).
+ * clause readings weak and the threshold at 3, 87.6 % of the attacks caught and 2.8 % of the pages
+ * altered, where the same model with the clause readings strong gave 88.1 % and 3.6 %, and the
+ * guard of the morning (strong, uncapped, threshold 4) 85.0 % and 3.5 %.
  */
 const WEAK_READINGS: ReadonlySet<string> = new Set([
   'authority-label',

@@ -10,22 +10,24 @@
  * embedded attack), every sentence of the benign corpora and the widget's own messages to the model
  * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind rounds
  * (wave-heldout-43 to -45, wave-benign-pages-19 and -20) are never trained on: they are what the
- * figures are read on. (A training with round 17 too, tried at the end of 2026-12-01, altered 39 of
- * 1,650 bfcl tool descriptions instead of 4: not shipped.) Model: logistic regression over each
- * sentence's words and word pairs (seen at least twice), attacks weighted up to balance the
- * classes, 30 epochs of SGD with a seeded shuffle, weights under 0.35 in size dropped (8,028
- * weights, 38 KB gzip; at 0.25, 10,958 and 51 KB, with the same validation within 4 attacks and 1
- * page), rounded to a tenth.
+ * figures are read on. (A training with round 17 too, tried at the end of 2026-12-01 before the cap
+ * below, altered 39 of 1,650 bfcl tool descriptions instead of 4: not shipped.) Model: logistic
+ * regression over each sentence's words and word pairs (seen at least twice), attacks weighted up to
+ * balance the classes, 30 epochs of SGD with a seeded shuffle, no single word's weight beyond ±2.5
+ * (UNIGRAM_CAP), weights under 0.35 in size dropped (8,164 weights, 39 KB gzip), rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold and the weak readings of src/guard/neutralize.ts are
  * chosen, before the newest round is read): each of the nine blind rounds before it (ROUNDS) left
  * out in turn, the classifier trained without it and without the odd-numbered wildguard prompts,
- * and the round read through the whole guard with that model. Over the nine: threshold 3.5 catches
- * 1,590 of 1,840 attacks (86.4 %) and alters 71 of 2,400 pages (3.0 %); 3 catches 88.0 % and alters
- * 3.3 %, but reads one-word sentences of tool docs as instructions ("This tool belongs to the Gorilla
- * file system", 3.2: bfcl's limit in guard-corpora.test.ts); 4 catches 84.4 % and alters 2.8 %.
- * With the clause readings that altered page text strong (as before this training): 85.0 % and 3.5 %
- * at 4, 87.0 % and 3.8 % at 3.5. Earlier trainings were validated on the last round alone: -37
+ * and the round read through the whole guard with that model. Over the nine: threshold 3 catches
+ * 1,612 of 1,840 attacks (87.6 %) and alters 68 of 2,400 pages (2.8 %); 3.5: 85.4 % and 2.6 %; 4:
+ * 83.0 % and 2.3 %. Without the cap on single words: 88.0 % and 3.3 % at 3, 86.4 % and 3.0 % at
+ * 3.5 (shipped for an hour), and at 3 a single strong word carried one-word sentences of tool docs
+ * ("This tool belongs to the Gorilla file system" 3.2, "system" weighing 5.0: bfcl's limit in
+ * guard-corpora.test.ts); capped, that sentence scores 1.7 and the widget's own "The visitor
+ * cancelled this action." 0.1. With the clause readings that altered page text strong (as before
+ * this session): 88.1 % and 3.6 % at 3, 85.9 % and 3.4 % at 3.5 (uncapped: 85.0 % and 3.5 % at
+ * 4, 87.0 % and 3.8 % at 3.5). Earlier trainings were validated on the last round alone: -37
  * (104 of 120, 4 of 200 pages at 4), -34 to -36 (271 of 360, 6 of 500), -30 to -32 (260 of 360, 32
  * of 500), -26/-27 (115 of 150, 8 of 200), -22/-23 (83 of 90, 5 of 150), -20/-21 (72 of 90, 4 of
  * 150), -16/-17 (73 of 90, 1 of 120).
@@ -45,8 +47,14 @@ import { OWN_MESSAGES } from '../server/own-messages.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
 const OUT = new URL('../../src/guard/classifier-weights.ts', import.meta.url);
-const THRESHOLD = 3.5;
+const THRESHOLD = 3;
 const PRUNE = 0.35;
+/**
+ * No single word may weigh more than this (either way): a sentence reads as an instruction by its
+ * words together, not by "system" or "user" alone (tool docs say both; at 5.0 and 3.1 uncapped they
+ * made "user logout for trading system" an instruction).
+ */
+const UNIGRAM_CAP = 2.5;
 const EPOCHS = 30;
 
 type Row = Record<string, unknown>;
@@ -123,6 +131,8 @@ export function train(data: Example[]): { bias: number; weights: Array<[string, 
   const positives = rowsIdx.filter((r) => r.label === 1).length;
   const upweight = (rowsIdx.length - positives) / positives;
   const w = new Float64Array(vocab.size);
+  const unigram = new Uint8Array(vocab.size);
+  for (const [f, k] of vocab) if (f.startsWith('u:')) unigram[k] = 1;
   let bias = 0;
   let seed = 12345;
   const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
@@ -138,7 +148,10 @@ export function train(data: Example[]): { bias: number; weights: Array<[string, 
       const p = 1 / (1 + Math.exp(-z));
       const g = (p - r.label) * (r.label === 1 ? upweight : 1);
       bias -= rate * g;
-      for (const k of r.idx) w[k] = w[k]! - rate * (g + 1e-3 * w[k]!);
+      for (const k of r.idx) {
+        w[k] = w[k]! - rate * (g + 1e-3 * w[k]!);
+        if (unigram[k] && Math.abs(w[k]!) > UNIGRAM_CAP) w[k] = Math.sign(w[k]!) * UNIGRAM_CAP;
+      }
     }
   }
   const weights: Array<[string, number]> = [];
