@@ -304,7 +304,7 @@ export class WaveTranscript extends LitElement {
         const onFrame = (now: number) => {
           const since = now - this.#lastStreamFrame + FRAME_SLACK;
           // A stream that ended while this update waited (Stop, the last delta) renders on this frame.
-          if (this.#streaming() && (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#appendInPlace(this.#shownItems, true)))) {
+          if (this.#streaming() && (since < STREAM_INTERVAL || (since < RENDER_INTERVAL && !this.#canAppendInPlace()))) {
             requestAnimationFrame(onFrame);
             return;
           }
@@ -358,30 +358,26 @@ export class WaveTranscript extends LitElement {
    */
   protected override shouldUpdate(changed: PropertyValues<this>): boolean {
     const before = changed.get('items') as readonly TranscriptItem[] | undefined;
-    if (changed.size !== 1 || !before) return true;
-    const reply = this.#streamedText(before);
+    const reply = changed.size === 1 && before ? this.#streamedReply(before) : null;
     if (!reply) return true;
-    const row = this.#streamingRow();
-    if (!row) return true;
-    if (!reply.view.appendInPlace(reply.text, row) && !markdownParts.get(reply.view)?.show(reply.text)) return true;
+    if (!reply.view.appendInPlace(reply.text, reply.row) && !markdownParts.get(reply.view)?.show(reply.text)) return true;
     this.#shownItems = this.items;
     this.#watchCaret();
     this.#follow();
     return false;
   }
 
-  /** Appends the streaming reply's new text in place, if `items` differ from `before` only by that (with `check`, only says whether). */
-  #appendInPlace(before: readonly TranscriptItem[], check = false): boolean {
-    const reply = this.#streamedText(before);
-    const row = reply && this.#streamingRow();
-    return !!row && reply!.view.appendInPlace(reply!.text, row, check);
+  /** Whether the text the reply gained since the last update can be appended in place (no render needed). */
+  #canAppendInPlace(): boolean {
+    const reply = this.#streamedReply(this.#shownItems);
+    return !!reply && reply.view.appendInPlace(reply.text, reply.row, true);
   }
 
   /**
-   * The streaming reply's text and view, when `items` differ from `before` only by new text in
-   * it (and its bubble needs nothing else: not empty, its caret not paused, every row in the DOM).
+   * The streaming reply's text, view and bubble, when `items` differ from `before` only by new text
+   * in it (and its bubble needs nothing else: not empty, its caret not paused, every row in the DOM).
    */
-  #streamedText(before: readonly TranscriptItem[]): { text: string; view: MarkdownModule.MarkdownView } | null {
+  #streamedReply(before: readonly TranscriptItem[]): { text: string; view: MarkdownModule.MarkdownView; row: Element } | null {
     if (!markdown || !this.hasUpdated || this.#caretPaused || this.#renderFrom > 0) return null;
     const items = this.items;
     if (before.length !== items.length) return null;
@@ -396,7 +392,9 @@ export class WaveTranscript extends LitElement {
     if (was?.kind !== 'message' || item?.kind !== 'message' || item.role !== 'assistant' || was.role !== 'assistant') return null;
     if (was.id !== item.id || !was.streaming || !item.streaming || was.stopped || item.stopped || was.text === '' || item.text === '') return null;
     const view = this.#views.get(item.id);
-    return view ? { text: item.text, view } : null;
+    if (!view) return null;
+    const row = this.#streamingRow();
+    return row ? { text: item.text, view, row } : null;
   }
 
   /** The streaming reply's bubble (the only one with `data-streaming`). */

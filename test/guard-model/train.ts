@@ -10,19 +10,20 @@
  * embedded attack), every sentence of the benign corpora and the widget's own messages to the model
  * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind rounds
  * (wave-heldout-43 to -45, wave-benign-pages-19 and -20) are never trained on: they are what the
- * figures are read on. (A training with round 17 too, tried at the end of 2026-12-01 before the cap
- * below, altered 39 of 1,650 bfcl tool descriptions instead of 4: not shipped.) Model: logistic
- * regression over each sentence's words and word pairs (seen at least twice), attacks weighted up to
- * balance the classes, 30 epochs of SGD with a seeded shuffle, no single word's weight beyond ±2.5
- * (UNIGRAM_CAP), weights under 0.35 in size dropped (8,164 weights, 39 KB gzip), rounded to a tenth.
+ * figures are read on. (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
+ * tool descriptions; capped it moved along the same curve, more caught and more pages altered on the
+ * rounds left out. Not shipped.) Model: logistic regression over each sentence's words and word
+ * pairs (seen at least twice), attacks weighted up to balance the classes, 30 epochs of SGD with a
+ * seeded shuffle, no single word's weight beyond ±2.5 (UNIGRAM_CAP), weights under 0.35 in size
+ * dropped (8,164 weights, 39 KB gzip), rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold and the weak readings of src/guard/neutralize.ts are
- * chosen, before the newest round is read): each of the nine blind rounds before it (ROUNDS) left
+ * chosen, before the newest round is read): each of the nine blind rounds trained on (ROUNDS) left
  * out in turn, the classifier trained without it and without the odd-numbered wildguard prompts,
  * and the round read through the whole guard with that model. Over the nine: threshold 3 catches
  * 1,612 of 1,840 attacks (87.6 %) and alters 68 of 2,400 pages (2.8 %); 3.5: 85.4 % and 2.6 %; 4:
  * 83.0 % and 2.3 %. Without the cap on single words: 88.0 % and 3.3 % at 3, 86.4 % and 3.0 % at
- * 3.5 (shipped for an hour), and at 3 a single strong word carried one-word sentences of tool docs
+ * 3.5, and at 3 a single strong word carried one-word sentences of tool docs
  * ("This tool belongs to the Gorilla file system" 3.2, "system" weighing 5.0: bfcl's limit in
  * guard-corpora.test.ts); capped, that sentence scores 1.7 and the widget's own "The visitor
  * cancelled this action." 0.1. With the clause readings that altered page text strong (as before
@@ -42,7 +43,7 @@ import { correctKeyWords } from '../../src/guard/typos.js';
 import { sentenceFeatures, withModel, wordsOf } from '../../src/guard/classifier.js';
 import { sentencesOf } from '../../src/guard/clauses.js';
 import { neutralizeInstructions } from '../../src/guard/neutralize.js';
-import { BENIGN_PAGE_SETS, OWN_ATTACK_SETS, benignTexts } from '../server/guard-adversarial.js';
+import { BENIGN_PAGE_SETS, BLIND_ROUNDS, OWN_ATTACK_SETS, benignTexts } from '../server/guard-adversarial.js';
 import { OWN_MESSAGES } from '../server/own-messages.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
@@ -180,22 +181,8 @@ export function examplesForTraining(): Example[] {
   return examples(TRAINING_ATTACK_SETS, benignTraining(TRAINING_BENIGN_PAGES));
 }
 
-/**
- * The blind rounds (attack sets and page sets each written by authors who had not seen the guard,
- * read once against the guard as then shipped, then trained on): the validation leaves each out in
- * turn.
- */
-const ROUNDS: ReadonlyArray<{ name: string; attacks: readonly string[]; pages: readonly string[] }> = [
-  { name: 'round 8', attacks: ['wave-heldout-26', 'wave-heldout-27'], pages: ['wave-benign-pages-8'] },
-  { name: 'round 9', attacks: ['wave-heldout-28', 'wave-heldout-29'], pages: ['wave-benign-pages-9'] },
-  { name: 'round 10', attacks: ['wave-heldout-30', 'wave-heldout-31', 'wave-heldout-32'], pages: ['wave-benign-pages-10', 'wave-benign-pages-11'] },
-  { name: 'round 11', attacks: ['wave-heldout-33'], pages: ['wave-benign-pages-12'] },
-  { name: 'round 12', attacks: ['wave-heldout-34', 'wave-heldout-35', 'wave-heldout-36'], pages: ['wave-benign-pages-13', 'wave-benign-pages-14'] },
-  { name: 'round 13', attacks: ['wave-heldout-37'], pages: ['wave-benign-pages-15'] },
-  { name: 'round 14', attacks: ['wave-heldout-38'], pages: ['wave-benign-pages-16'] },
-  { name: 'round 15', attacks: ['wave-heldout-39', 'wave-heldout-40', 'wave-heldout-41'], pages: ['wave-benign-pages-17'] },
-  { name: 'round 16', attacks: ['wave-heldout-42'], pages: ['wave-benign-pages-18'] },
-];
+/** The blind rounds the validation leaves out in turn: every one this training reads. */
+const ROUNDS = BLIND_ROUNDS.filter((round) => round.attacks.every((f) => TRAINING_ATTACK_SETS.includes(f)));
 
 const THRESHOLDS = [3, 3.5, 4, 5] as const;
 

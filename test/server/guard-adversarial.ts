@@ -100,6 +100,25 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
 };
 
 /**
+ * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
+ * page sets written beside them, blind to the guard, read once against it (see each SOURCE.txt). The
+ * classifier's validation leaves out in turn each round it was trained on (test/guard-model/train.ts).
+ */
+export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly string[]; pages: readonly string[] }> = [
+  { name: 'round 8', attacks: ['wave-heldout-26', 'wave-heldout-27'], pages: ['wave-benign-pages-8'] },
+  { name: 'round 9', attacks: ['wave-heldout-28', 'wave-heldout-29'], pages: ['wave-benign-pages-9'] },
+  { name: 'round 10', attacks: ['wave-heldout-30', 'wave-heldout-31', 'wave-heldout-32'], pages: ['wave-benign-pages-10', 'wave-benign-pages-11'] },
+  { name: 'round 11', attacks: ['wave-heldout-33'], pages: ['wave-benign-pages-12'] },
+  { name: 'round 12', attacks: ['wave-heldout-34', 'wave-heldout-35', 'wave-heldout-36'], pages: ['wave-benign-pages-13', 'wave-benign-pages-14'] },
+  { name: 'round 13', attacks: ['wave-heldout-37'], pages: ['wave-benign-pages-15'] },
+  { name: 'round 14', attacks: ['wave-heldout-38'], pages: ['wave-benign-pages-16'] },
+  { name: 'round 15', attacks: ['wave-heldout-39', 'wave-heldout-40', 'wave-heldout-41'], pages: ['wave-benign-pages-17'] },
+  { name: 'round 16', attacks: ['wave-heldout-42'], pages: ['wave-benign-pages-18'] },
+  { name: 'round 17', attacks: ['wave-heldout-43', 'wave-heldout-44'], pages: ['wave-benign-pages-19'] },
+  { name: 'round 18', attacks: ['wave-heldout-45'], pages: ['wave-benign-pages-20'] },
+];
+
+/**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
  * page's own sense apart, and trained on by the classifier) and `fresh` (-19 and -20, read once against the
  * guard as shipped, never tuned or trained on).
