@@ -21,11 +21,15 @@ const STREAM_INTERVAL = 50;
 /**
  * Least time between two renders of a streaming reply that must be lexed and rendered again (a
  * new block, a delimiter, a line break) (ms), where text that can be appended in place shows
- * every {@link STREAM_INTERVAL} ms. Such a render costs several times an append in place, and
- * a reply dense with Markdown needs one for nearly every delta: at 150 ms, the reply still moves
- * at least every 150 ms while text arrives (nine frames at 60 Hz; ten with no slack, below).
+ * every {@link STREAM_INTERVAL} ms. Such a render costs several times an append in place: it
+ * runs once a frame at most, its code cold each time (lexing the open block costs ≈ 0.1–0.3 ms
+ * so, ≈ 10 µs in a tight loop), so what a stream costs is nearly the number of its renders. A
+ * reply dense with Markdown needs one for nearly every interval; at 300 ms it still moves at
+ * least three times a second while text arrives (eighteen frames at 60 Hz), plain words added to
+ * plain text show in between, and a 12 KB reply streamed one delta a frame costs about 2–3 times
+ * rendering it once (`npm run bench -- markdown`).
  */
-const RENDER_INTERVAL = 150;
+const RENDER_INTERVAL = 300;
 
 /**
  * How early (ms) a frame may come and still count as an interval later: frame times are

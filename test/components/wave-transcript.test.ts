@@ -18,7 +18,7 @@ const msg = (id: string, role: 'user' | 'assistant', text: string, streaming = f
 });
 
 /**
- * Animation frames on a virtual clock, 150 ms apart (the transcript's longest pause between
+ * Animation frames on a virtual clock, 300 ms apart (the transcript's longest pause between
  * renders), each right after the current task: a streamed reply renders every delta on the next
  * frame without waiting on real frames. Returns the restore function.
  */
@@ -26,7 +26,7 @@ function virtualFrames(): () => void {
   const realFrame = window.requestAnimationFrame;
   let now = performance.now() + 10_000;
   window.requestAnimationFrame = (callback) => {
-    setTimeout(() => callback((now += 150)), 0);
+    setTimeout(() => callback((now += 300)), 0);
     return 0;
   };
   return () => {
@@ -391,7 +391,7 @@ describe('<wave-transcript>', () => {
       }
     });
 
-    it('renders a streaming reply that lit must render again at most once per 150 ms, text appended in place once per 50 ms, and the end of the stream on the next frame', async () => {
+    it('renders a streaming reply that lit must render again at most once per 300 ms, text appended in place once per 50 ms, and the end of the stream on the next frame', async () => {
       await WaveTranscript.markdownReady();
       const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('f', 'assistant', 'a', true)]}></wave-transcript>`);
       const clock = heldFrames(el);
@@ -415,20 +415,20 @@ describe('<wave-transcript>', () => {
       };
       try {
         await expectShown('abcde', 0, 0);
-        // Emphasis must be rendered by lit: 150 ms after the last update.
-        await expectShown('abcde **f**', 16, 150);
-        await expectShown('abcde **f** gh', 166, 300);
+        // Emphasis must be rendered by lit: 300 ms after the last update.
+        await expectShown('abcde **f**', 16, 300);
+        await expectShown('abcde **f** gh', 316, 600);
         // Plain letters after plain text are appended in place: 50 ms later.
-        await expectShown('abcde **f** ghij', 318, 350);
-        // A line break waits 150 ms again.
-        await expectShown('abcde **f** ghij\n\nk', 366, 500);
-        // An update waiting for its 150 ms when the stream ends (Stop, the last delta) renders on the next frame.
+        await expectShown('abcde **f** ghij', 602, 650);
+        // A line break waits 300 ms again.
+        await expectShown('abcde **f** ghij\n\nk', 666, 950);
+        // An update waiting for its 300 ms when the stream ends (Stop, the last delta) renders on the next frame.
         el.items = [msg('f', 'assistant', 'abcde **f** ghij\n\nk **l**', true)];
         await tick();
-        await expectShown('abcde **f** ghij\n\nk **l** m', 516, 516, false);
+        await expectShown('abcde **f** ghij\n\nk **l** m', 966, 966, false);
       } finally {
         clock.restore();
-        runFrames(t0 + 1000);
+        runFrames(t0 + 2000);
       }
     });
 
