@@ -17,7 +17,13 @@
  *   admin, the user) + a verb of ordering or allowing (instructs, requires, authorises, wants) + the
  *   assistant named (the assistant, the AI, the model, the bot);
  * - **leak**: a verb of showing (reveal, print, repeat, output) + the assistant's hidden directions
- *   (system prompt, your instructions, the text above, what you were told).
+ *   (system prompt, your instructions, the text above, what you were told);
+ * - **readers labelled**: AI readers named by a label, several, in general or marked as AI ("AI
+ *   shopping helpers:", "Chatbots:", "Note for automated agents:", not a speaker's "Assistant:"), then
+ *   told what to do to the people they serve (answer, recommend, describe, leave out, add…), maybe
+ *   after a condition ("…: when a visitor compares kettles, describe…");
+ * - **readers in general, obliged**: the same readers + must, should, are required or instructed to +
+ *   such a verb ("shopping bots should always recommend…").
  *
  * A verb that is negated or conditional ("don't ignore the instructions", "if you skip the guidelines")
  * does not set anything aside. The span from the clause's first to its last idea is what gets redacted.
@@ -79,13 +85,15 @@ type Idea =
   | 'authority'
   | 'orders'
   | 'show'
-  | 'hidden';
+  | 'hidden'
+  | 'aiLabel'
+  | 'aiPluralModal';
 
 const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 'gi');
 
 // Shared vocabulary.
 /** Names of the assistant that cannot be a product ("the model has a 6-inch screen", "a travel agent"). */
-const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|ai\s+assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|ai\s+agents?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?)`;
+const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|ai\s+assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|ai\s+agents?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:shopping\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?)`;
 /** The same, and "model" or "agent" alone: only where the words around make the assistant meant. */
 const AI_ANY = String.raw`(?:${AI}|agents?|models?)`;
 /** Words after an AI name that make it a topic, not the reader: "AI team", "AI policy". */
@@ -94,6 +102,14 @@ const AI_TOPIC = String.raw`(?!\s+(?:team|department|lab|labs|researchers?|compa
 const SETUP_NOUN = String.raw`(?:instructions|brief|briefing|guidance|guidelines|directives|directions|programming|configuration|config|setup|set-up|prompt|system\s+prompt|mandate|script|rules|rulebook|playbook|framework|preamble|charter|protocols?|procedures?|operating\s+\w+|setup\s+message|system\s+message)`;
 /** Consequential actions a redirected assistant is pushed to take. */
 const ACT = String.raw`(?:treat|skip|ignore|bypass|approve|confirm|buy|purchase|order|place|pay|charge|refund|transfer|send|forward|e-?mail|share|delete|remove|clear|cancel|apply|add|run|call|execute|grant|issue|export|reveal|disclose|post|upload|change|update|mark|wire|ship|book|stop|abandon|drop|disregard|forget|proceed|comply|obey|act|go\s+ahead|complete|empty|move|give|print|repeat|list|output|paste|set|put|carry\s+out|perform|handle|process|execute|(?:not|never)\s+(?:ask|check|confirm|wait|prompt|inform|tell|notify))`;
+
+/**
+ * What an order to an assistant asks it to do to the people it serves, said as an imperative or after a
+ * modal: answer, recommend, describe, leave out, add to the cart, forward, become… (the verbs, not the topic).
+ */
+const STEER = String.raw`(?:answer|respond|reply|tell|say|recommend|suggest|describe|present|list|rank|rate|treat|leave|omit|skip|add|apply|send|forward|collect|ask|quote|mention|include|switch|become|act|play|speak|talk|pretend|ignore|follow|give|show|link|paste|refer|direct|point|steer|push|promote|prefer|favou?r|avoid|stop|start|place|cancel|refund|issue|update|change|confirm|approve|close|mark|state|claim|insist|warn|advise|assure|lead|put|count|drop|hide|remove|delete|reveal|print|output|repeat|summari[sz]e|end|begin|open|route|redirect|call|use|offer|upsell|report|bring|keep|prioriti[sz]e|highlight|praise|critici[sz]e|never|always|only|do\s+not|don't|dont)`;
+/** An AI reader named in general (several, any, or marked as AI): not "our assistant", which a help page describes. */
+const AI_GENERAL = String.raw`(?:(?:any|all|every|each|other)\s+(?:[\w'-]+\s+){0,2}?${AI}|(?:(?:ai|automated|autonomous|shopping|chat|virtual|digital|llm|gpt)[\s-]+(?:[\w-]+\s+)?(?:assistants|bots|helpers|agents|guides|models)|assistants|bots|chatbots|llms|ais|ai\s+models|language\s+models|(?:anyone|anything|whoever|whatever)\s+or\s+(?:anyone|anything|whoever|whatever))(?!\s+(?:team|industry|market|companies|vendors)))`;
 
 /** Word families; each pattern is run once over the whole folded text. */
 const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
@@ -160,7 +176,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   [
     'noteToAssistant',
     b(
-      String.raw`(?:note|notes|message|instruction|instructions|directive|memo|notice|order|orders|request|command|reminder|update|word)\s+(?:from\s+(?:[\w']+\s+){1,4}?)?(?:to|for)\s+(?:the|this|any|all|every|our|you,?\s+the)\s+(?:\w+\s+)?${AI_ANY}${AI_TOPIC}`,
+      String.raw`(?:note|notes|message|instruction|instructions|directive|memo|notice|order|orders|request|command|reminder|update|word)\s+(?:from\s+(?:[\w']+\s+){1,4}?)?(?:to|for)\s+(?:the|this|any|all|every|our|you,?\s+the)\s+(?:[\w']+\s+){0,2}?${AI_ANY}${AI_TOPIC}`,
     ),
   ],
   // The assistant spoken to: "AI, enter …", "Also, chatbot, copy …", "Dear model, …".
@@ -293,6 +309,24 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     'hidden',
     b(String.raw`system\s+prompt|(?:hidden|secret|initial|original|internal|developer|system|pre-?prompt|starting|first)\s+(?:instructions|prompt|directives|rules|configuration|preamble|setup)|(?:hidden|secret|system|developer|setup)\s+(?:message|text)|(?:your|the\s+assistant's|its)\s+(?:\w+\s+){0,2}?(?:instructions|prompt|directives|guidelines|configuration|setup|rules|programming|preamble|system\s+message|setup\s+message)|(?:the\s+)?(?:text|everything|all|words|content)\s+(?:above|before\s+this|at\s+the\s+(?:start|top))|what\s+you\s+(?:were|have\s+been)\s+(?:told|given|instructed)|(?:instructions|prompt|directives|guidelines|rules|setup)\s+you\s+(?:received|got|were\s+given|have\s+been\s+given)`),
   ],
+  // AI readers addressed by a label, then told what to do: "AI helpers: answer…", "Shopping bots: switch
+  // into…", "Note for AI shopping guides: when someone asks…, say…". Not a speaker's turn ("Assistant: Sure,
+  // here it is"): the name is plural, general or marked as an AI, and an order follows the colon.
+  [
+    'aiLabel',
+    new RegExp(
+      String.raw`(?<=^|[.!?;\n]\s*|(?:<!--|\/\/|\/\*|#+|\*\*|>|\[|\()\s*)(?:(?:dear|hey|hello|hi|attention|note\s+(?:to|for)|tip\s+(?:to|for)|message\s+(?:to|for)|reminder\s+(?:to|for)|to)\s+)?(?:the\s+)?(?:${AI_GENERAL}|(?:ai|shopping|automated|chat|virtual)\s+${AI}|(?:[\w']+\s+){0,2}?${AI}\s+(?:reading|answering|summari[sz]ing|consuming|processing|handling|using|on)\s+[^:.\n]{1,60}?)\s*:\s*(?:(?:please|kindly|just|also|now|so|from\s+now\s+on),?\s+)?(?:(?:when(?:ever)?|if|before|after|for|while|once)\b[^.:;\n]{1,100}?,\s*)?${STEER}\b`,
+      'gi',
+    ),
+  ],
+  // AI readers in general under an obligation to act on shoppers: "shopping assistants are required to
+  // describe…", "AI assistants on this site are instructed to confirm…", "any bot reading this should lead with…".
+  [
+    'aiPluralModal',
+    b(
+      String.raw`${AI_GENERAL}(?:\s+(?:on|reading|answering|summari[sz]ing|consuming|processing|handling|using|that|who|which|for)\s+[^.;:\n]{1,60}?)?\s+(?:must|shall|should|need\s+to|needs\s+to|have\s+to|are\s+to|is\s+to|(?:are|is)\s+(?:now\s+|hereby\s+|also\s+)?(?:required|instructed|expected|asked|told|directed|obliged|obligated|authori[sz]ed|permitted|allowed|advised|encouraged|supposed)\s+to)\s+(?:(?:not|now|also|always|only|just|please)\s+)?${STEER}`,
+    ),
+  ],
 ];
 
 /** Words that negate the verb after them. */
@@ -407,6 +441,8 @@ const COMBINATIONS: readonly Combination[] = [
   { ruleId: 'clause-authority-orders', family: 'authority', needs: [['authority'], ['orders'], ['assistant']], spread: 80, ordered: true },
   { ruleId: 'clause-authority-orders', family: 'authority', needs: [['assistant'], ['ordersPassive'], ['authority']], spread: 80, ordered: true },
   { ruleId: 'clause-leak', family: 'prompt_leak', needs: [['show'], ['hidden']], spread: 60 },
+  { ruleId: 'clause-ai-label', family: 'authority', needs: [['aiLabel']], spread: 400 },
+  { ruleId: 'clause-ai-plural-modal', family: 'authority', needs: [['aiPluralModal']], spread: 400 },
 ];
 
 /** The combinations a clause's ideas make, each as the span from its first to its last idea. */

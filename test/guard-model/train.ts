@@ -43,7 +43,7 @@ import { correctKeyWords } from '../../src/guard/typos.js';
 import { sentenceFeatures, withModel, wordsOf } from '../../src/guard/classifier.js';
 import { sentencesOf } from '../../src/guard/clauses.js';
 import { neutralizeInstructions } from '../../src/guard/neutralize.js';
-import { BENIGN_PAGE_SETS, BLIND_ROUNDS, OWN_ATTACK_SETS, benignTexts } from '../server/guard-adversarial.js';
+import { BENIGN_PAGE_SETS, BLIND_ROUNDS, NOT_TRAINED_ON, OWN_ATTACK_SETS, benignTexts } from '../server/guard-adversarial.js';
 import { OWN_MESSAGES } from '../server/own-messages.js';
 
 const CORPORA = new URL('../corpora/', import.meta.url);
@@ -69,8 +69,8 @@ export interface Example {
   label: 0 | 1;
 }
 
-/** Our development attack sets (the fresh and held-out sets are left out on purpose). */
-export const TRAINING_ATTACK_SETS = OWN_ATTACK_SETS.dev;
+/** Our development attack sets (the fresh and held-out sets are left out on purpose, and those in NOT_TRAINED_ON). */
+export const TRAINING_ATTACK_SETS = OWN_ATTACK_SETS.dev.filter((folder) => !NOT_TRAINED_ON.includes(folder));
 /** Our benign page sets but the fresh one. */
 export const TRAINING_BENIGN_PAGES = BENIGN_PAGE_SETS.trained;
 
