@@ -26,8 +26,8 @@ const STREAM_INTERVAL = 50;
  * so, ≈ 10 µs in a tight loop), so what a stream costs is nearly the number of its renders. A
  * reply dense with Markdown needs one for nearly every interval; at 300 ms it still moves at
  * least three times a second while text arrives (eighteen frames at 60 Hz), plain words added to
- * plain text show in between, and a 12 KB reply streamed one delta a frame costs about 2–3 times
- * rendering it once (`npm run bench -- markdown`).
+ * plain text show in between, and a 12 KB reply streamed one delta a frame costs about 2.5–4 times
+ * rendering it once, 8–10 times once the renderer's code is warm (`npm run bench -- markdown`).
  */
 const RENDER_INTERVAL = 300;
 
