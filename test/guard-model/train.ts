@@ -8,9 +8,9 @@
  * Data: positive sentences are the sentences of our own attack sets that carry the injection
  * (`core`); negative sentences are the other sentences of those texts (the page text around an
  * embedded attack), every sentence of the benign corpora and the widget's own messages to the model
- * (test/server/own-messages.ts). The held-out set (wave-heldout-6) and the newest blind rounds
- * (wave-heldout-43 to -45, wave-benign-pages-19 and -20) are never trained on: they are what the
- * figures are read on. (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
+ * (test/server/own-messages.ts). The held-out and fresh sets (OWN_ATTACK_SETS and BENIGN_PAGE_SETS in
+ * test/server/guard-adversarial.ts) are never trained on: they are what the figures are read on; nor
+ * are the development sets in NOT_TRAINED_ON. (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
  * tool descriptions; capped it moved along the same curve, more caught and more pages altered on the
  * rounds left out. Not shipped.) Model: logistic regression over each sentence's words and word
  * pairs (seen at least twice), attacks weighted up to balance the classes, 30 epochs of SGD with a
@@ -55,7 +55,7 @@ const PRUNE = 0.35;
  * words together, not by "system" or "user" alone (tool docs say both; at 5.0 and 3.1 uncapped they
  * made "user logout for trading system" an instruction).
  */
-const UNIGRAM_CAP = 2.5;
+export const UNIGRAM_CAP = 2.5;
 const EPOCHS = 30;
 
 type Row = Record<string, unknown>;

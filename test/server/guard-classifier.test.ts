@@ -13,7 +13,7 @@ import { foldText } from '../../src/guard/fold.js';
 import { INSTRUCTION_RULES } from '../../src/guard/rules.js';
 import { clauseSpans } from '../../src/guard/clauses.js';
 import { correctKeyWords } from '../../src/guard/typos.js';
-import { render, train, examplesForTraining } from '../guard-model/train.js';
+import { UNIGRAM_CAP, render, train, examplesForTraining } from '../guard-model/train.js';
 
 const plain = (text: string) => ({ text, start: null, end: null });
 const score = (text: string) => sentenceScore(wordsOf(correctKeyWords(foldText(text, { latin: true })).text));
@@ -28,7 +28,8 @@ describe('guard classifier', () => {
     // Tool docs say "system" and "user" all the time; attack sets say "system prompt" and "the user approved".
     const words = WEIGHTS.split(' ').filter((entry) => entry.startsWith('u:'));
     assert.ok(words.length > 1000, 'weights loaded');
-    for (const entry of words) assert.ok(Math.abs(Number(entry.slice(entry.lastIndexOf('=') + 1))) <= 25, entry);
+    // Weights are written ×10 (classifier-weights.ts).
+    for (const entry of words) assert.ok(Math.abs(Number(entry.slice(entry.lastIndexOf('=') + 1))) <= UNIGRAM_CAP * 10, entry);
     for (const text of ['This tool belongs to the Gorilla file system', 'user logout for trading system', 'Username of the user']) {
       assert.ok(score(text) <= THRESHOLD, `${text}: ${score(text)}`);
       assert.equal(neutralizeInstructions(text).text, text);
