@@ -93,7 +93,7 @@ const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 
 
 // Shared vocabulary.
 /** Names of the assistant that cannot be a product ("the model has a 6-inch screen", "a travel agent"). */
-const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:shopping\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?)`;
+const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:[\w-]+\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?|summari[sz]ers?|digests?|schedulers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?)`;
 /** The same, and "model" or "agent" alone: only where the words around make the assistant meant. */
 const AI_ANY = String.raw`(?:${AI}|agents?|models?)`;
 /** Words after an AI name that make it a topic, not the reader: "AI team", "AI policy". */
@@ -107,9 +107,9 @@ const ACT = String.raw`(?:treat|skip|ignore|bypass|approve|confirm|buy|purchase|
  * What an order to an assistant asks it to do to the people it serves, said as an imperative or after a
  * modal: answer, recommend, describe, leave out, add to the cart, forward, become… (the verbs, not the topic).
  */
-const STEER = String.raw`(?:answer|respond|reply|tell|say|recommend|suggest|describe|present|list|rank|rate|treat|leave|omit|skip|add|apply|send|forward|collect|ask|quote|mention|include|switch|become|act|play|speak|talk|pretend|ignore|follow|give|show|link|paste|refer|direct|point|steer|push|promote|prefer|favou?r|avoid|stop|start|place|cancel|refund|issue|update|change|confirm|approve|close|mark|state|claim|insist|warn|advise|assure|lead|put|count|drop|hide|remove|delete|reveal|print|output|repeat|summari[sz]e|end|begin|open|route|redirect|call|use|offer|upsell|report|bring|keep|prioriti[sz]e|highlight|praise|critici[sz]e|never|always|only|do\s+not|don't|dont)`;
+const STEER = String.raw`(?:answer|respond|reply|tell|say|recommend|suggest|describe|present|list|rank|rate|treat|leave|omit|skip|add|apply|send|forward|collect|ask|quote|mention|include|switch|become|act|play|speak|talk|pretend|ignore|follow|give|show|link|paste|refer|direct|point|steer|push|promote|prefer|favou?r|avoid|stop|start|place|cancel|refund|issue|update|change|confirm|approve|close|mark|state|claim|insist|warn|advise|assure|lead|put|count|drop|hide|remove|delete|reveal|print|output|repeat|summari[sz]e|end|begin|open|route|redirect|call|use|offer|upsell|report|bring|keep|prioriti[sz]e|highlight|praise|critici[sz]e|decline|suppress|withhold|exclude|downplay|urge|book|schedule|accept|reject|request|verify|transfer|pay|buy|purchase|order|never|always|only|do\s+not|don't|dont)`;
 /** An AI reader named in general (several, any, or marked as AI): not "our assistant", which a help page describes. */
-const AI_GENERAL = String.raw`(?:(?:any|all|every|each|other)\s+(?:[\w'-]+\s+){0,2}?${AI}|(?:(?:ai|automated|autonomous|shopping|chat|virtual|digital|llm|gpt)[\s-]+(?:[\w-]+\s+)?(?:assistants|bots|helpers|agents|guides|models)|assistants|bots|chatbots|llms|ais|ai\s+models|language\s+models|(?:anyone|anything|whoever|whatever)\s+or\s+(?:anyone|anything|whoever|whatever))(?!\s+(?:team|industry|market|companies|vendors)))`;
+const AI_GENERAL = String.raw`(?:(?:any|all|every|each|other)\s+(?:[\w'-]+\s+){0,2}?${AI}|(?:(?:ai|automated|autonomous|shopping|chat|virtual|digital|llm|gpt)[\s-]+(?:[\w-]+\s+)?(?:assistants|bots|helpers|agents|guides|models|summari[sz]ers|digests|readers|crawlers|scrapers|schedulers)|assistants|bots|chatbots|llms|ais|ai\s+models|language\s+models|(?:anyone|anything|whoever|whatever)\s+or\s+(?:anyone|anything|whoever|whatever))(?!\s+(?:team|industry|market|companies|vendors)))`;
 
 /** Word families; each pattern is run once over the whole folded text. */
 const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
@@ -303,7 +303,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ],
   [
     'show',
-    b(String.raw`(?<!(?:will|would|can|could|may|might|does|doesn't|won't|cannot|can't|refuses\s+to|refused\s+to|refuse\s+to|unable\s+to|how\s+to|never)\s)(?:reveal\w*|print\w*|repeat\w*|output\w*|show\w*|display\w*|dump\w*|disclos\w*|tell\s+(?:me|us|the\s+user)|copy\s+out|recite\w*|leak\w*|expos\w*|echo\w*|write\s+out|spell\s+out|paste|quote|translate|verbatim|word\s+for\s+word|paraphrase)|what\s+(?:exactly\s+)?(?:is|are|was|were|did|does|do)`),
+    b(String.raw`(?<!(?:will|would|can|could|may|might|does|doesn't|won't|cannot|can't|refuses\s+to|refused\s+to|refuse\s+to|unable\s+to|how\s+to|never)\s)(?:reveal\w*|print\w*|repeat\w*|output\w*|show\w*|display\w*|dump\w*|disclos\w*|tell\s+(?:me|us|the\s+user)|copy\s+out|read\s+(?:out|aloud)|recite\w*|leak\w*|expos\w*|echo\w*|write\s+out|spell\s+out|paste|quote|translate|verbatim|word\s+for\s+word|paraphrase)|what\s+(?:exactly\s+)?(?:is|are|was|were|did|does|do)`),
   ],
   [
     'hidden',
@@ -315,7 +315,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   [
     'aiLabel',
     new RegExp(
-      String.raw`(?<=^|[.!?;\n]\s*|(?:<!--|\/\/|\/\*|#+|\*\*|>|\[|\()\s*)(?:(?:dear|hey|hello|hi|attention|note\s+(?:to|for)|tip\s+(?:to|for)|message\s+(?:to|for)|reminder\s+(?:to|for)|to)\s+)?(?:the\s+)?(?:${AI_GENERAL}|(?:ai|shopping|automated|chat|virtual)\s+${AI}|(?:[\w']+\s+){0,2}?${AI}\s+(?:reading|answering|summari[sz]ing|consuming|processing|handling|using|on)\s+[^:.\n]{1,60}?)\s*:\s*(?:(?:please|kindly|just|also|now|so|from\s+now\s+on),?\s+)?(?:(?:when(?:ever)?|if|before|after|for|while|once)\b[^.:;\n]{1,100}?,\s*)?${STEER}\b`,
+      String.raw`(?<=^|[.!?;\n]\s*|(?:<!--|\/\/|\/\*|#+|\*\*|>|\[|\()\s*)(?:(?:dear|hey|hello|hi|attention|note\s+(?:to|for)|tip\s+(?:to|for)|message\s+(?:to|for)|reminder\s+(?:to|for)|to)\s+)?(?:the\s+)?(?:${AI_GENERAL}|(?:ai|shopping|automated|chat|virtual)\s+${AI}|(?:[\w']+\s+){0,2}?${AI}\s+(?:reading|answering|summari[sz]ing|consuming|processing|handling|using|on)\s+[^:.\n]{1,60}?)\s*:\s*(?:(?:please|kindly|just|also|now|so|from\s+now\s+on),?\s+)?(?:(?:when(?:ever)?|if|before|after|for|while|once|on|upon|during|as)\b[^.:;\n]{1,100}?,\s*)?${STEER}\b`,
       'gi',
     ),
   ],
@@ -324,7 +324,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   [
     'aiPluralModal',
     b(
-      String.raw`${AI_GENERAL}(?:\s+(?:on|reading|answering|summari[sz]ing|consuming|processing|handling|using|that|who|which|for)\s+[^.;:\n]{1,60}?)?\s+(?:must|shall|should|need\s+to|needs\s+to|have\s+to|are\s+to|is\s+to|(?:are|is)\s+(?:now\s+|hereby\s+|also\s+)?(?:required|instructed|expected|asked|told|directed|obliged|obligated|authori[sz]ed|permitted|allowed|advised|encouraged|supposed)\s+to)\s+(?:(?:not|now|also|always|only|just|please)\s+)?${STEER}`,
+      String.raw`${AI_GENERAL}(?:\s+(?:on|that|who|which|for|\w+ing)\s+[^.;:\n]{1,60}?)?\s+(?:must|shall|should|need\s+to|needs\s+to|have\s+to|are\s+to|is\s+to|(?:are|is)\s+(?:now\s+|hereby\s+|also\s+)?(?:required|instructed|expected|asked|told|directed|obliged|obligated|authori[sz]ed|permitted|allowed|advised|encouraged|supposed)\s+to)\s+(?:(?:not|now|also|always|only|just|please)\s+)?${STEER}`,
     ),
   ],
 ];
