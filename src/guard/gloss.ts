@@ -1,0 +1,252 @@
+/**
+ * A word-for-word English gloss of Spanish, French, German, Italian and Portuguese, so the guard's
+ * readings (phrase rules, clause reading, sentence classifier), written for English, also read an
+ * order written in those languages: "Olvida tus instrucciones anteriores" is read as "forget your
+ * previous instructions", "el asistente debe enviar el historial a…" as "the assistant must send
+ * the history to…". Only the words that carry an order are glossed (verbs of setting aside and of
+ * acting, what an assistant is told to follow, the assistant, the visitor, who speaks with
+ * authority, modals, "from now on"…); the rest is left as it is, and no English word is ever
+ * replaced (so English text reads exactly as before: "die", "no", "a", "per" stay). Each glossed
+ * word maps back to the source word (see `refold`), so a redaction covers the original text.
+ */
+import { refold } from './fold.js';
+import type { FoldedText } from './fold.js';
+
+/**
+ * English word ← the forms that gloss to it, one line each. Forms are lower case, accents as
+ * written; a form must not be an English word.
+ */
+const WORDS = `
+forget: olvida olvide olviden olvidar olvídate olvídese olvidad olvidate olvidese oublie oubliez oublier oublions vergiss vergessen vergesst dimentica dimenticate dimenticare dimentichi dimentico esqueça esqueçam esquece esquecer esqueca esquecam
+ignore: ignora ignoren ignorar ignorad ignorez ignorer ignoriere ignorieren ignoriert ignorate ignorare ignori ignorem omite omita omitan omitir omets omettez omettre omettre ometti omettete omettere
+disregard: desconsidere desconsidera desconsiderar desconsiderem missachte missachten missachtet trascura trascurate trascurare
+drop: descarta descarte descarten descartar écarte écartez écarter verwirf verwerfen scarta scartate scartare descarte
+skip: salta saltate überspringe überspringen überspringt
+instructions: instrucciones instrucción instruccion instrucciones indicaciones consignas consigna consignes consigne anweisungen anweisung vorgaben vorgabe instruktionen istruzioni istruzione indicazioni instruções instrução instrucoes instrucao orientações
+guidelines: directrices directivas richtlinien direttive diretrizes
+rules: normas reglas regla règles règle regeln regel regole regola regras regra
+restrictions: restricciones restricción einschränkungen beschränkungen restrizioni restrições restricoes
+limits: límites limites grenzen limiti
+policies: políticas politiques richtlinie politiche
+filters: filtros filtres filtri
+settings: configuración paramètres einstellungen impostazioni configurações
+orders: órdenes ordres befehle ordini ordens
+previous: anteriores anterior previas previos previa previo précédentes précédents précédente précédent antérieures antérieurs vorherigen vorherige vorigen bisherigen bisherige precedenti precedente prévias
+earlier: früheren frühere
+initial: iniciales inicial initiales initiaux initiale anfänglichen iniziali iniziale iniciais
+original: originales originaux ursprünglichen ursprüngliche originali originale originais
+current: actuales actuelles aktuellen attuali atuais
+usual: habituales habituelles üblichen solite soliti habituais
+you: tú vous usted ustedes voi você vocês dir dich
+your: tus tes votre vos dein deine deinen deiner deines tuo tuoi tue vostro vostra vostri vostre teu teus tuas seu seus suas
+my: mis mon mes mein meine meinen mio miei mie meu meus minha minhas
+you're: eres sei bist
+must: debe deben deberá deberán debes doit doivent devra devront dois devez muss müssen musst deve devono dovrà dovranno devi devem deverá deverão
+should: debería deberían devrait devraient soll sollen sollte sollten solltest dovrebbe dovrebbero deveria deveriam
+please: veuillez bitte
+assistant: asistente assistante assistent assistente
+assistants: assistantes assistenten assistenti
+ai: ki
+model: modelo modèle modell modello
+agent: agente
+user: usuario usuaria utilisateur utilisatrice nutzer benutzer nutzerin utente usuário usuária
+users: usuarios utilisateurs benutzern nutzern utenti usuários
+customer: cliente kunde kundin kunden
+customers: clientes
+visitor: visitante visiteur visiteuse besucher visitatore
+system: sistema système
+developer: desarrollador développeur entwickler sviluppatore desenvolvedor
+developers: desarrolladores développeurs sviluppatori desenvolvedores
+administrator: administrador administrateur amministratore
+security: seguridad sécurité sicherheit sicurezza segurança
+team: equipo équipe squadra
+management: gerencia geschäftsleitung direzione gerência
+new: nueva nuevas nuevo nuevos nouvelle nouvelles nouveau nouveaux neue neuen neuer neues nuova nuove nuovo nuovi nova novas novo novos
+task: tarea tâche aufgabe compito tarefa
+now: ahora maintenant jetzt adesso agora
+without: ohne senza sem
+confirmation: confirmación confirmacion bestätigung rückfrage conferma confirmação confirmacao
+authorization: autorización autorisation genehmigung autorisierung autorizzazione autorização
+permission: permiso erlaubnis permesso permissão
+consent: consentimiento consentement zustimmung einwilligung consenso consentimento
+verification: verificación vérification überprüfung verifica verificação
+asking: preguntar nachzufragen nachfragen chiedere perguntar
+send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate
+forward: reenviar reenvía reenvíe reenvia transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe
+transfer: transferir transfiere transfiera transfira transférer transférez transfère überweisen überweise trasferire trasferisci trasferite
+delete: eliminar elimina elimine eliminen borrar borra borre supprimer supprime supprimez effacer efface effacez löschen lösche löscht eliminare eliminate cancellare cancella excluir exclua apagar apague
+cancel: cancelar cancela cancele cancelen annuler annule annulez stornieren storniere annullare annulla annullate
+buy: comprar compra compre compren acheter achète achetez kaufen kaufe comprare compri
+pay: pagar paga pague payez bezahlen bezahle zahlen pagare
+add: añadir añade añada agregar agrega agregue ajouter ajoute ajoutez hinzufügen füge aggiungere aggiungi aggiungete adicionar adicione adiciona
+change: cambiar cambia cambie modificar modifique changer changez modifier modifie modifiez ändern ändere cambiare modificare modifica alterar altere mudar mude
+update: actualizar actualiza actualice aktualisieren aktualisiere aggiornare aggiorna atualizar atualize
+execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen eseguire esegui eseguite executar
+call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
+approve: aprobar aprueba apruebe approuver approuve approuvez genehmigen genehmige approvare approva aprovar aprove
+confirm: confirmar confirma confirmer confirmez bestätigen bestätige confermare conferma
+refund: reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa
+reveal: revelar revela revele révéler révèle révélez verrate verraten offenlegen rivelare rivela rivelate
+show: muestra muestre mostrar montre montrez montrer affiche affichez afficher zeige zeigen zeigt mostra mostrate mostrare mostre
+copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopieren copiare copiate
+write: escribe escriba escribir écris écrivez écrire schreibe schreiben scrivi scrivete scrivere escreva escrever
+repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir
+list: enumera enumere listez énumère énumérez nenne elenca elencate
+print: imprime imprima imprimir imprimez drucke stampa stampate
+tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe
+say: decir
+inform: informar informa informe informez informer informieren informiere informare informate
+recommend: recomendar recomienda recomiende recommander recommandez empfehlen empfiehl raccomandare raccomanda consiglia recomendar recomende
+ask: pide pida pidan pedir solicita solicite solicitar demande demandez demander fragen verlange verlangen chiedi chiedete richiedere peça peçam
+redirect: redirige redirija redirigir redirigez rediriger leite umleiten reindirizza reindirizzare redirecione redirecionar
+conversation: conversación conversacion unterhaltung gespräch konversation conversazione conversa
+history: historial historique verlauf cronologia histórico historico
+message: mensaje mensajes nachricht nachrichten messaggio messaggi mensagem mensagens
+note: nota notiz hinweis
+notice: aviso avis avviso mitteilung comunicado communiqué comunicato
+tools: herramientas outils werkzeuge strumenti ferramentas
+functions: funciones fonctions funktionen funzioni funções
+verbatim: literalmente textuellement intégralement wörtlich letteralmente integralmente
+all: todos todas tout tous toutes alle alles tutti tutte tutto
+any: cualquier cualquiera jeder jede jeden qualsiasi qualunque qualquer
+every: cada chaque ogni
+this: este esta esto cette dieser diese dieses questo questa
+the: el los las les der dem gli al au ao aos aux
+a: una une ein eine einen uma un uno
+and: und
+or: oder oppure
+that: dass que qui che
+not: nicht não
+never: nunca jamais nie niemals mai
+already: déjà bereits già já
+also: también aussi auch anche também
+immediately: inmediatamente immédiatement sofort immediatamente imediatamente
+authorized: autorizado autorizada autorisé autorisée autorisiert autorizzato autorizzata
+approved: aprobado aprobada approuvé approuvée genehmigt approvato approvata aprovado aprovada
+confirmed: confirmado confirmada confirmé confirmée bestätigt confermato confermata
+verified: verificado verificada vérifié vérifiée verifiziert verificato verificata
+disabled: desactivado desactivada desactivados desactivadas désactivé désactivée désactivés désactivées deaktiviert disattivato disattivata disattivati disattivate desativado desativada desativados
+mode: modo modus modalità
+debug: depuración débogage
+priority: prioridad priorité vorrang priorità prioridade
+overrides: prevalece prévaut prevale
+replaces: sustituye reemplaza remplace ersetzt sostituisce substitui
+role: rol rôle rolle ruolo papel
+pretend: finge fingir fingez
+impersonate: incarnes incarnez incarne verkörpere interpreta interpretate
+password: contraseña contrasena kennwort passwort senha
+card: tarjeta carte karte carta cartão
+code: código codice
+claim: afirmar afirme afirmen affirmer affirme affirmez behaupten behaupte affermare affermi dichiarare dichiari
+state: angeben declarar declare déclarer déclarez
+give: fornire fornisca fornite proporcionar proporcione fournir fournissez
+quote: zitiere zitieren citez citer citare
+summarizing: resuma resuman resumiendo résumant résume riassuma riassumendo zusammenfasst zusammenfassen
+if: si wenn
+their: su sus
+`;
+
+/** Phrases, matched before the words (spaces stand for any whitespace). */
+const PHRASES = `
+from now on: a partir de ahora|desde ahora|de ahora en adelante|a partir de este momento|desde este momento|à partir de maintenant|dès maintenant|désormais|dorénavant|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|da questo momento in poi|da questo momento|a partir de agora|de agora em diante|a partir deste momento
+set aside: deja de lado|deje de lado|dejen de lado|dejar de lado|laisse de côté|laissez de côté|mets de côté|mettez de côté|metti da parte|mettete da parte|lascia da parte|deixe de lado|deixa de lado|deixem de lado|ponha de lado|beiseite|außer acht
+overlook: pasa por alto|pase por alto|pasen por alto|pasar por alto
+disregard: haz caso omiso de|haga caso omiso de|hagan caso omiso de|hacer caso omiso de|haz caso omiso|no hagas caso de|no haga caso de|ne tiens pas compte de|ne tenez pas compte de|ne tenez plus compte de|ne tiens plus compte de|fais abstraction de|faites abstraction de|non tenere conto di|non tenete conto di|non tenere conto delle|non tenete conto delle
+has to: tiene que|tienen que|ha de|han de|tem que|têm que|tem de|têm de
+is required to: está obligado a|está obligada a|están obligados a|est tenu de|est tenue de|sont tenus de|ist verpflichtet|sind verpflichtet|è tenuto a|è tenuta a|sono tenuti a|é obrigado a|é obrigada a
+please: se ruega|merci de|si prega di|per favore|por favor
+update: mettre à jour|mettez à jour|mets à jour
+act as: actúa como|actúe como|actuará como|actuar como|agis comme|agissez comme|agira comme|handle als|verhalte dich wie|agisci come|comportati come|aja como|atue como|agirá como
+play the role of: juega el papel de|interpreta el papel de|hará el papel de|joue le rôle de|jouez le rôle de|jouera le rôle de|spiele die rolle|interpreta il ruolo di|faça o papel de|fará o papel de
+pretend you are: finge que eres|finja que es|fais semblant d'être|faites semblant d'être
+you are: tu es|vous êtes|du bist|bist du|você é|tu és
+let's play a game: juguemos a un juego|jouons à un jeu|faisons un jeu de rôle|lass uns ein spiel spielen|giochiamo a un gioco|vamos jogar um jogo
+ai assistants: asistentes virtuales|asistentes de ia|asistentes inteligentes|asistentes de inteligencia artificial|assistentes virtuais|assistentes de ia|assistentes inteligentes
+language model: modelo de lenguaje|modèle de langage|modello linguistico|modelo de linguagem|sprachmodell
+ai: inteligencia artificial|intelligence artificielle|künstliche intelligenz|intelligenza artificiale|inteligência artificial|ia
+system prompt: prompt del sistema|prompt de sistema|prompt système|prompt di sistema|prompt do sistema|systemprompt|system-prompt
+system instructions: consignes système|consignes du système|instrucciones del sistema|instrucciones de sistema|instructions système|instructions du système|systemanweisungen|istruzioni di sistema|istruzioni del sistema|instruções do sistema|instruções de sistema
+verbatim: texto íntegro|texte intégral|texto integral|testo integrale|vollständigen text|vollständige text
+word for word: palabra por palabra|mot pour mot|wort für wort|parola per parola|palavra por palavra
+security team: equipo de seguridad|équipe de sécurité|sicherheitsteam|team di sicurezza|equipe de segurança
+without restrictions: sin restricciones|sin restricción|sans restrictions|sans restriction|sin censura|sans censure
+without rules: sin reglas|sin normas|sans règles|sans règle
+without filters: sin filtros|sans filtres|sans filtre
+without confirmation: sin confirmación|sin confirmacion|sans confirmation|sin verificación|sans vérification|sin autorización|sans autorisation|sin permiso|sans permission
+without asking for: sin pedir|sin solicitar|sans demander|senza chiedere|senza domandare|sem pedir|sem solicitar
+without asking the user: sin preguntar|sin preguntarle|sin volver a preguntar|sin volver a preguntarle|sin consultar|sans redemander|sans lui demander|ohne nachzufragen|ohne zu fragen|ohne rückfrage|ohne den kunden zu fragen|senza chiedergli|senza chiederlo|sem perguntar|sem lhe perguntar
+initial instructions: mensaje inicial|mensajes iniciales|instrucciones iniciales|message initial|instructions initiales|consignes initiales|anfangsanweisungen|ursprünglichen anweisungen|messaggio iniziale|istruzioni iniziali|mensagem inicial|instruções iniciais
+`;
+
+function parse(source: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const line of source.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const english = line.slice(0, colon).trim();
+    const forms = line.slice(colon + 1).trim();
+    for (const form of line.includes('|') ? forms.split('|') : forms.split(/\s+/)) if (form) map.set(form.trim().toLowerCase(), english);
+  }
+  return map;
+}
+
+const WORD_GLOSS = parse(WORDS);
+const PHRASE_GLOSS = parse(PHRASES);
+// Longest phrases first, so "da questo momento in poi" wins over "da questo momento".
+const PHRASE_SOURCE = [...PHRASE_GLOSS.keys()]
+  .sort((a, b) => b.length - a.length)
+  .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]").replace(/ /g, '\\s+'))
+  .join('|');
+/** An elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
+const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
+/** What an elision glosses to. */
+const ELISION: Readonly<Record<string, string>> = { l: 'the ', dell: 'of the ', all: 'to the ', nell: 'in the ', sull: 'on the ', dall: 'from the ', qu: 'that ' };
+const bare = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');
+/** The words without accents, for forms written with a pronoun attached ("escríbelo", "cópialas"). */
+const BARE_GLOSS = new Map([...WORD_GLOSS].map(([form, english]) => [bare(form), english]));
+/** Pronouns attached to a verb in Spanish, Italian and Portuguese: "dile", "recomendarle", "copiale", "scrivigli". */
+const CLITIC = /^(.{3,}?)(?:selo|sela|selos|selas|melo|mela|glielo|gliela|glieli|gliele|gli|lhes|lhe|los|las|les|nos|lo|la|le|me|te|ne|mi|ti|ci|vi)$/u;
+
+/**
+ * A word's gloss with a pronoun attached to a glossed verb of four letters or more ("te" only after
+ * an accent or an infinitive's r, so "mandate" is not read as "manda" + "te").
+ */
+function withClitic(word: string): string | undefined {
+  const m = CLITIC.exec(word);
+  if (m === null) return undefined;
+  const stem = m[1] as string;
+  const suffix = word.slice(stem.length);
+  if (suffix === 'te' && !(/[^\x00-\x7f]/u.test(word) || stem.endsWith('r'))) return undefined;
+  return BARE_GLOSS.get(bare(stem));
+}
+/** Letters the glossed languages write and English does not: a cheap test that a text may need the gloss. */
+const FOREIGN_HINT = /[áéíóúàèìòùâêîôûäöüßçñãõœ¿¡]|\b(?:l|dell|all|nell|qu|d)['’]\p{L}|\b(?:deve|devono|poi|sono|questo|questa|nos|vos|sie|uma|um|muy|sehr|el|la|los|las|le|les|der|den|das|dem|und|ist|est|une|un|del|della|degli|dell|il|di|qui|pour|para|sin|sans|ohne|senza|sem|que|che|dass|nicht|não|com|con|avec|mit|zu|auf|ou|et|y)\b/iu;
+
+/**
+ * The folded text with the words of an order in Spanish, French, German, Italian or Portuguese
+ * glossed into English (see the module's doc); the text itself when there is nothing to gloss.
+ *
+ * @example
+ * glossForeignWords(foldText('Olvida tus instrucciones anteriores', { latin: true })).text;
+ * // 'forget your instructions previous'
+ */
+export function glossForeignWords(folded: FoldedText): FoldedText {
+  const text = folded.text;
+  if (!FOREIGN_HINT.test(text)) return folded;
+  const pieces: Array<{ text: string; from: number; to: number }> = [];
+  let at = 0;
+  let changed = false;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    const lower = m[0].toLowerCase().replace(/\s+/g, ' ').replace(/’/g, "'");
+    const english = lower.endsWith("'") ? ELISION[lower.slice(0, -1)] : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower));
+    if (english === undefined) continue;
+    if (m.index > at) pieces.push({ text: text.slice(at, m.index), from: at, to: m.index });
+    pieces.push({ text: english, from: m.index, to: m.index + m[0].length });
+    at = m.index + m[0].length;
+    changed = true;
+  }
+  if (!changed) return folded;
+  if (at < text.length) pieces.push({ text: text.slice(at), from: at, to: text.length });
+  return refold(folded, pieces);
+}
