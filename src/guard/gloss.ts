@@ -37,13 +37,13 @@ initial: iniciales inicial initiales initiaux initiale anfänglichen iniziali in
 original: originales originaux ursprünglichen ursprüngliche originali originale originais
 current: actuales actuelles aktuellen attuali atuais
 usual: habituales habituelles üblichen solite soliti habituais
-you: tú vous usted ustedes voi você vocês dir dich
+you: tú vous usted ustedes voi você vocês dir dich te ti
 your: tus tes votre vos dein deine deinen deiner deines tuo tuoi tue vostro vostra vostri vostre teu teus tuas seu seus suas
 my: mis mon mes mein meine meinen mio miei mie meu meus minha minhas
-you're: eres sei bist
+you're: eres sei bist sos
 must: debe deben deberá deberán debes doit doivent devra devront dois devez muss müssen musst deve devono dovrà dovranno devi devem deverá deverão
 should: debería deberían devrait devraient soll sollen sollte sollten solltest dovrebbe dovrebbero deveria deveriam
-please: veuillez bitte
+please: veuillez bitte porfa porfavor
 assistant: asistente assistante assistent assistente
 assistants: assistantes assistenten assistenti
 ai: ki
@@ -90,7 +90,7 @@ reveal: revelar revela revele révéler révèle révélez verrate verraten offe
 show: muestra muestre mostrar montre montrez montrer affiche affichez afficher zeige zeigen zeigt mostra mostrate mostrare mostre
 copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopieren copiare copiate
 write: escribe escriba escribir écris écrivez écrire schreibe schreiben scrivi scrivete scrivere escreva escrever
-repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir
+repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir reproducir reproduce reproduire reproduisez riprodurre riproduci reproduzir reproduza
 list: enumera enumere listez énumère énumérez nenne elenca elencate
 print: imprime imprima imprimir imprimez drucke stampa stampate
 tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe
@@ -106,7 +106,7 @@ note: nota notiz hinweis
 notice: aviso avis avviso mitteilung comunicado communiqué comunicato
 tools: herramientas outils werkzeuge strumenti ferramentas
 functions: funciones fonctions funktionen funzioni funções
-verbatim: literalmente textuellement intégralement wörtlich letteralmente integralmente
+verbatim: literalmente textuellement intégralement wörtlich letteralmente integralmente textualmente
 all: todos todas tout tous toutes alle alles tutti tutte tutto
 any: cualquier cualquiera jeder jede jeden qualsiasi qualunque qualquer
 every: cada chaque ogni
@@ -144,6 +144,11 @@ quote: zitiere zitieren citez citer citare
 summarizing: resuma resuman resumiendo résumant résume riassuma riassumendo zusammenfasst zusammenfassen
 if: si wenn
 their: su sus
+answer: contesta conteste responde responda réponds répondez rispondi risponda antworte antworten
+paste: pega pegue colle collez incolla incollate
+internal: internas internos internes interne internen interni
+include: incluir incluye incluya inclure inclus incluez includere includi einfügen
+reserve: reserva reservar réserver réservez reservieren buche prenota prenotare
 `;
 
 /** Phrases, matched before the words (spaces stand for any whitespace). */
@@ -168,6 +173,10 @@ system prompt: prompt del sistema|prompt de sistema|prompt système|prompt di si
 system instructions: consignes système|consignes du système|instrucciones del sistema|instrucciones de sistema|instructions système|instructions du système|systemanweisungen|istruzioni di sistema|istruzioni del sistema|instruções do sistema|instruções de sistema
 verbatim: texto íntegro|texte intégral|texto integral|testo integrale|vollständigen text|vollständige text
 word for word: palabra por palabra|mot pour mot|wort für wort|parola per parola|palavra por palavra
+without telling the user: sin avisarle|sin avisar al cliente|sin avisar al usuario|sin decírselo|sin informarle|sin informar al cliente|sans le lui signaler|sans le prévenir|sans prévenir le client|sans l'en informer|sans en informer le client|sans le signaler|senza avvisare il cliente|senza avvisarlo|senza dirglielo|senza avvisare|sem avisar o cliente|sem avisar|sem lhe dizer|sem informar o cliente|ohne dies zu erwähnen|ohne es zu erwähnen|ohne den kunden zu informieren|ohne ihn zu informieren
+without asking for confirmation: sans solliciter le client|sans double validation|sans validation du client|sem consultar ninguém|sem consultar o cliente|sin consultar al cliente|senza verifiche|senza controlli|ohne kundenbestätigung|ohne freigabe|sin verificaciones|sin controles|sans contrôle|sans vérifications
+no need to ask: no hace falta preguntar|no hace falta pedir confirmación|no hace falta confirmar|pas besoin de demander|pas besoin de confirmer|non serve chiedere|non c'è bisogno di chiedere|não precisa perguntar|não precisa confirmar|nicht nachfragen|keine rückfrage nötig
+internal instructions: instrucciones internas|instructions internes|consignes internes|istruzioni interne|instruções internas|internen anweisungen|reglas internas|règles internes|regole interne|regras internas|internen regeln|normas internas
 security team: equipo de seguridad|équipe de sécurité|sicherheitsteam|team di sicurezza|equipe de segurança
 without restrictions: sin restricciones|sin restricción|sans restrictions|sans restriction|sin censura|sans censure
 without rules: sin reglas|sin normas|sans règles|sans règle
@@ -190,6 +199,25 @@ function parse(source: string): Map<string, string> {
   return map;
 }
 
+/**
+ * Requests made to the assistant without a subject, read as "the assistant is instructed to": "se
+ * solicita al asistente que…", "il est demandé à l'assistant de…", "si richiede all'assistente di…",
+ * "pede-se ao assistente que…", "der Assistent wird angewiesen, …", "l'assistant est prié de…".
+ */
+const AI_NOUN = String.raw`(?:asistente|assistant|assistante|assistente|assistent|bot|chatbot|agente?|mod[eè]lo?|modell|modello|ia|ki|sistema|système|system)(?:\s+(?:virtual|virtuel|virtuale|virtuale|automatizado|automatique|automatico|automático|digital|numérique|digitale|conversacional|conversationnel|de\s+atención|ia|de\s+ia))?`;
+const REQUESTS: ReadonlyArray<RegExp> = [
+  new RegExp(String.raw`se\s+(?:le\s+)?(?:solicita|pide|ruega|requiere|instruye|ordena|exige|encarga)\s+(?:al|a\s+la|a\s+todo|a\s+toda|a\s+cualquier|a\s+los|a\s+las)\s+${AI_NOUN}s?\s+(?:que|a)`, 'iu'),
+  new RegExp(String.raw`(?:il\s+est|on)\s+(?:demand[ée]|requis|ordonn[ée]|exig[ée]|enjoint|prescrit|demande|ordonne|exige)\s+(?:à\s+l['’]|au\s+|aux\s+|à\s+tout\s+|à\s+chaque\s+)${AI_NOUN}s?\s+(?:de|d['’])`, 'iu'),
+  new RegExp(String.raw`(?:l['’]|le\s+|la\s+)${AI_NOUN}\s+(?:est|sera)\s+(?:pri[ée]|invit[ée]|somm[ée]|tenu|tenue|habilit[ée]|autoris[ée])\s+(?:de|d['’]|à)`, 'iu'),
+  new RegExp(String.raw`si\s+(?:richiede|chiede|prega|invita|ordina|impone|autorizza)\s+(?:all['’]|al\s+|ai\s+|agli\s+|a\s+ogni\s+|l['’]|il\s+)${AI_NOUN}i?\s+(?:di|a|che)`, 'iu'),
+  new RegExp(String.raw`(?:l['’]|il\s+)${AI_NOUN}\s+(?:è|sarà)\s+(?:pregato|invitato|tenuto|autorizzato|incaricato)\s+(?:di|a)`, 'iu'),
+  new RegExp(String.raw`(?:pede|solicita|requer|exige|determina|ordena)-se\s+(?:ao|à|aos|às|a\s+todo)\s+${AI_NOUN}s?\s+(?:que|a)`, 'iu'),
+  new RegExp(String.raw`(?:o|a)\s+${AI_NOUN}\s+(?:fica|está|é)\s+(?:obrigad[oa]|autorizad[oa]|instruíd[oa]|encarregad[oa]|habilitad[oa])\s+a`, 'iu'),
+  new RegExp(String.raw`(?:der|die|das|den)\s+(?:ki-|chat-)?${AI_NOUN}(?:en)?\s+(?:wird|ist|werden|sind)\s+(?:hiermit\s+)?(?:gebeten|angewiesen|aufgefordert|verpflichtet|berechtigt|befugt|ermächtigt)`, 'iu'),
+];
+/** What a request above reads as. */
+const INSTRUCTED = 'the assistant is instructed to';
+
 const WORD_GLOSS = parse(WORDS);
 const PHRASE_GLOSS = parse(PHRASES);
 // Longest phrases first, so "da questo momento in poi" wins over "da questo momento".
@@ -197,8 +225,8 @@ const PHRASE_SOURCE = [...PHRASE_GLOSS.keys()]
   .sort((a, b) => b.length - a.length)
   .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]").replace(/ /g, '\\s+'))
   .join('|');
-/** An elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
-const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
+/** A request to the assistant, an elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
+const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
 /** What an elision glosses to. */
 const ELISION: Readonly<Record<string, string>> = { l: 'the ', dell: 'of the ', all: 'to the ', nell: 'in the ', sull: 'on the ', dall: 'from the ', qu: 'that ' };
 const bare = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');
@@ -239,7 +267,9 @@ export function glossForeignWords(folded: FoldedText): FoldedText {
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     const lower = m[0].toLowerCase().replace(/\s+/g, ' ').replace(/’/g, "'");
-    const english = lower.endsWith("'") ? ELISION[lower.slice(0, -1)] : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower));
+    const english = /^[a-z]+'$/.test(lower)
+      ? ELISION[lower.slice(0, -1)]
+      : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower) ?? (REQUESTS.some((r) => r.test(m![0])) ? (lower.endsWith("'") ? `${INSTRUCTED} ` : INSTRUCTED) : undefined));
     if (english === undefined) continue;
     if (m.index > at) pieces.push({ text: text.slice(at, m.index), from: at, to: m.index });
     pieces.push({ text: english, from: m.index, to: m.index + m[0].length });

@@ -87,16 +87,20 @@ export const ISSUE_SEEDS: Seed[] = [
 const ownFolder = (stem: string, n: number): string => (n === 1 ? stem : `${stem}-${n}`);
 
 /** The role of one of our own attack sets (see {@link OWN_ATTACK_SETS}). */
-export type OwnSet = 'dev' | 'held-out' | 'fresh';
+export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
 
 /**
  * Every attack set written for this repository, by role: the one list the tests, the guard bench and
  * the classifier's training read (a new round moves the fresh set into `dev` here and nowhere else).
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
-  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 49].map((n) => ownFolder('wave-heldout', n)),
+  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
   fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47'],
+  // Development sets in Spanish, French, German, Italian and Portuguese (rounds 22 and 23): tuned on like
+  // `dev`, reported on their own and held to no target, since the guard reads those languages through a
+  // gloss that catches about half of them (see README, Security).
+  languages: ['wave-heldout-49', 'wave-heldout-50'],
 };
 
 /**
@@ -105,10 +109,11 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * the next blind round worse (94 of 120 against 98), so its weights were not kept. wave-heldout-48
  * (round 21) shaped the AI names and lead-ins of those readings and the readings in other languages
  * (src/guard/rules.ts `ai-obliged-romance`, `persona-romance`); wave-heldout-49 (round 22, in Spanish,
- * French, German, Italian and Portuguese) the English gloss of those languages (src/guard/gloss.ts). The
- * classifier was not retrained with either.
+ * French, German, Italian and Portuguese) the English gloss of those languages (src/guard/gloss.ts),
+ * wave-heldout-50 (round 23, the same languages) its requests with no subject. The classifier was not
+ * retrained with any of them.
  */
-export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-46', 'wave-heldout-48', 'wave-heldout-49'];
+export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-46', 'wave-heldout-48', 'wave-heldout-49', 'wave-heldout-50'];
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -131,17 +136,18 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 20', attacks: ['wave-heldout-47'], pages: ['wave-benign-pages-22'] },
   { name: 'round 21', attacks: ['wave-heldout-48'], pages: ['wave-benign-pages-23', 'wave-benign-pages-24'] },
   { name: 'round 22', attacks: ['wave-heldout-49'], pages: ['wave-benign-pages-25'] },
+  { name: 'round 23', attacks: ['wave-heldout-50'], pages: ['wave-benign-pages-26'] },
 ];
 
 /**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
- * page's own sense apart, and trained on by the classifier) and `fresh` (-19 to -25, read once against the
+ * page's own sense apart, and trained on by the classifier) and `fresh` (-19 to -26, read once against the
  * guard as shipped, never tuned or trained on; the counts of -24 and -25, in other languages, chose how
  * the gloss and the classifier meet, see src/guard/neutralize.ts).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'fresh', readonly string[]>> = {
   trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-24', 'wave-benign-pages-25'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26'],
 };
 
 /**
@@ -660,7 +666,7 @@ export async function runAdversarial(options: RunOptions): Promise<RunResult> {
   const harness = await startHarness();
   try {
     const seeds = [...corpusSeeds(), ...ISSUE_SEEDS];
-    const own = (set: 'dev' | 'held-out' | 'fresh', salt: number): Variant[] => [
+    const own = (set: OwnSet, salt: number): Variant[] => [
       // Every phrasing plain, then mutated variants of them.
       ...ownSeeds(set).map((seed) => ({ family: seed.family, mutations: [], text: seed.text, core: seed.core })),
       ...sample(attackVariant(ownSeeds(set)), Math.ceil(options.attackRuns / 3), options.seed + salt),
@@ -670,6 +676,7 @@ export async function runAdversarial(options: RunOptions): Promise<RunResult> {
       ['dev', own('dev', 1)],
       ['held-out', own('held-out', 5)],
       ['fresh', own('fresh', 9)],
+      ['languages', own('languages', 13)],
     ];
     let slot = 0;
     for (const [set, variants] of attackSets) {
