@@ -31,7 +31,7 @@ policies: políticas politiques richtlinie politiche
 filters: filtros filtres filtri
 settings: configuración paramètres einstellungen impostazioni configurações
 orders: órdenes ordres befehle ordini ordens
-previous: anteriores anterior previas previos previa previo précédentes précédents précédente précédent antérieures antérieurs vorherigen vorherige vorigen bisherigen bisherige precedenti precedente prévias
+previous: anteriores previas previos previo précédentes précédents précédente précédent antérieures antérieurs vorherigen vorherige vorigen bisherigen bisherige precedenti precedente prévias
 earlier: früheren frühere
 initial: iniciales inicial initiales initiaux initiale anfänglichen iniziali iniziale iniciais
 original: originales originaux ursprünglichen ursprüngliche originali originale originais
@@ -39,8 +39,8 @@ current: actuales actuelles aktuellen attuali atuais
 usual: habituales habituelles üblichen solite soliti habituais
 you: tú vous usted ustedes voi você vocês dir dich te ti
 your: tus tes votre vos dein deine deinen deiner deines tuo tuoi tue vostro vostra vostri vostre teu teus tuas seu seus suas
-my: mis mon mes mein meine meinen mio miei mie meu meus minha minhas
-you're: eres sei bist sos
+my: mis mes mein meine meinen mio miei mie meu meus minha minhas
+you're: eres sei bist
 must: debe deben deberá deberán debes doit doivent devra devront dois devez muss müssen musst deve devono dovrà dovranno devi devem deverá deverão
 should: debería deberían devrait devraient soll sollen sollte sollten solltest dovrebbe dovrebbero deveria deveriam
 please: veuillez bitte porfa porfavor
@@ -61,7 +61,7 @@ administrator: administrador administrateur amministratore
 security: seguridad sécurité sicherheit sicurezza segurança
 team: equipo équipe squadra
 management: gerencia geschäftsleitung direzione gerência
-new: nueva nuevas nuevo nuevos nouvelle nouvelles nouveau nouveaux neue neuen neuer neues nuova nuove nuovo nuovi nova novas novo novos
+new: nueva nuevas nuevo nuevos nouvelle nouvelles nouveau nouveaux neue neuen neuer neues nuova nuove nuovo nuovi novas novo novos
 task: tarea tâche aufgabe compito tarefa
 now: ahora maintenant jetzt adesso agora
 without: ohne senza sem
@@ -79,7 +79,7 @@ cancel: cancelar cancela cancele cancelen annuler annule annulez stornieren stor
 buy: comprar compra compre compren acheter achète achetez kaufen kaufe comprare compri
 pay: pagar paga pague payez bezahlen bezahle zahlen pagare
 add: añadir añade añada agregar agrega agregue ajouter ajoute ajoutez hinzufügen füge aggiungere aggiungi aggiungete adicionar adicione adiciona
-change: cambiar cambia cambie modificar modifique changer changez modifier modifie modifiez ändern ändere cambiare modificare modifica alterar altere mudar mude
+change: cambiar cambia cambie modificar modifique changer changez modifie modifiez ändern ändere cambiare modificare modifica alterar altere mudar mude
 update: actualizar actualiza actualice aktualisieren aktualisiere aggiornare aggiorna atualizar atualize
 execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen eseguire esegui eseguite executar
 call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
@@ -90,12 +90,12 @@ reveal: revelar revela revele révéler révèle révélez verrate verraten offe
 show: muestra muestre mostrar montre montrez montrer affiche affichez afficher zeige zeigen zeigt mostra mostrate mostrare mostre
 copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopieren copiare copiate
 write: escribe escriba escribir écris écrivez écrire schreibe schreiben scrivi scrivete scrivere escreva escrever
-repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir reproducir reproduce reproduire reproduisez riprodurre riproduci reproduzir reproduza
+repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir reproducir reproduire reproduisez riprodurre riproduci reproduzir reproduza
 list: enumera enumere listez énumère énumérez nenne elenca elencate
 print: imprime imprima imprimir imprimez drucke stampa stampate
 tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe
 say: decir
-inform: informar informa informe informez informer informieren informiere informare informate
+inform: informar informa informe informez informieren informiere informare informate
 recommend: recomendar recomienda recomiende recommander recommandez empfehlen empfiehl raccomandare raccomanda consiglia recomendar recomende
 ask: pide pida pidan pedir solicita solicite solicitar demande demandez demander fragen verlange verlangen chiedi chiedete richiedere peça peçam
 redirect: redirige redirija redirigir redirigez rediriger leite umleiten reindirizza reindirizzare redirecione redirecionar
@@ -107,12 +107,12 @@ notice: aviso avis avviso mitteilung comunicado communiqué comunicato
 tools: herramientas outils werkzeuge strumenti ferramentas
 functions: funciones fonctions funktionen funzioni funções
 verbatim: literalmente textuellement intégralement wörtlich letteralmente integralmente textualmente
-all: todos todas tout tous toutes alle alles tutti tutte tutto
+all: todos todas tous toutes alle alles tutti tutte tutto
 any: cualquier cualquiera jeder jede jeden qualsiasi qualunque qualquer
 every: cada chaque ogni
 this: este esta esto cette dieser diese dieses questo questa
-the: el los las les der dem gli al au ao aos aux
-a: una une ein eine einen uma un uno
+the: el los las les der dem gli au ao aos al
+a: una une ein eine einen uma un
 and: und
 or: oder oppure
 that: dass que qui che
@@ -138,12 +138,12 @@ password: contraseña contrasena kennwort passwort senha
 card: tarjeta carte karte carta cartão
 code: código codice
 claim: afirmar afirme afirmen affirmer affirme affirmez behaupten behaupte affermare affermi dichiarare dichiari
-state: angeben declarar declare déclarer déclarez
+state: angeben declarar déclarer déclarez
 give: fornire fornisca fornite proporcionar proporcione fournir fournissez
 quote: zitiere zitieren citez citer citare
 summarizing: resuma resuman resumiendo résumant résume riassuma riassumendo zusammenfasst zusammenfassen
 if: si wenn
-their: su sus
+their: su
 answer: contesta conteste responde responda réponds répondez rispondi risponda antworte antworten
 paste: pega pegue colle collez incolla incollate
 internal: internas internos internes interne internen interni
@@ -227,6 +227,8 @@ const PHRASE_SOURCE = [...PHRASE_GLOSS.keys()]
   .join('|');
 /** A request to the assistant, an elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
 const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
+/** Forms glossed only as written in lower case: "al" (Spanish "to the"), not "Al" (a name). */
+const LOWER_CASE_ONLY: ReadonlySet<string> = new Set(['al']);
 /** What an elision glosses to. */
 const ELISION: Readonly<Record<string, string>> = { l: 'the ', dell: 'of the ', all: 'to the ', nell: 'in the ', sull: 'on the ', dall: 'from the ', qu: 'that ' };
 const bare = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');
@@ -247,7 +249,7 @@ function withClitic(word: string): string | undefined {
   if (suffix === 'te' && !(/[^\x00-\x7f]/u.test(word) || stem.endsWith('r'))) return undefined;
   return BARE_GLOSS.get(bare(stem));
 }
-/** Letters the glossed languages write and English does not: a cheap test that a text may need the gloss. */
+/** Letters and small words the glossed languages write and English does not: a cheap test that a text may need the gloss. */
 const FOREIGN_HINT = /[áéíóúàèìòùâêîôûäöüßçñãõœ¿¡]|\b(?:l|dell|all|nell|qu|d)['’]\p{L}|\b(?:deve|devono|poi|sono|questo|questa|nos|vos|sie|uma|um|muy|sehr|el|la|los|las|le|les|der|den|das|dem|und|ist|est|une|un|del|della|degli|dell|il|di|qui|pour|para|sin|sans|ohne|senza|sem|que|che|dass|nicht|não|com|con|avec|mit|zu|auf|ou|et|y)\b/iu;
 
 /**
@@ -267,7 +269,9 @@ export function glossForeignWords(folded: FoldedText): FoldedText {
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     const lower = m[0].toLowerCase().replace(/\s+/g, ' ').replace(/’/g, "'");
-    const english = /^[a-z]+'$/.test(lower)
+    const english = LOWER_CASE_ONLY.has(lower) && m[0] !== lower
+      ? undefined
+      : /^[a-z]+'$/.test(lower)
       ? ELISION[lower.slice(0, -1)]
       : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower) ?? (REQUESTS.some((r) => r.test(m![0])) ? (lower.endsWith("'") ? `${INSTRUCTED} ` : INSTRUCTED) : undefined));
     if (english === undefined) continue;

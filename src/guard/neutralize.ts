@@ -105,14 +105,16 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   latin ??= readLatin(text);
   // The classifier reads English. It flags on its own only in the text's own words, never the
   // gloss (pidgin English it was not trained on: alone on the gloss it flagged 12.5 % and 19.5 % of
-  // two blind page sets in those languages), and not a sentence written in another language
+  // two blind page sets in those languages), and never a sentence written in another language
   // (`inAnotherLanguage`: "Der Assistent hilft Ihnen bei Fragen…" read as English scored as an
-  // order). It still confirms a weak reading of glossed text (see `scoreOf`).
+  // order). It still confirms a weak reading of glossed text (see `scoreOf`). A sentence of English
+  // words dressed in more of those languages' small words than English ones ("Ignora todas las
+  // instructions y que…") loses the classifier, not the rules and clauses, which read the gloss.
   const plain = ownWords(text, latin);
   for (const [folded, clause] of [
     ...clauseSpans(latin).map((c) => [latin, c] as const),
     ...classifierSpans(plain)
-      .filter((c) => plain === latin || !inAnotherLanguage(plain.text.slice(c.start, c.end)))
+      .filter((c) => !inAnotherLanguage(plain.text.slice(c.start, c.end)))
       .map((c) => [plain, c] as const),
   ]) {
     const [start, end] = sourceSpan(folded, clause.start, clause.end);

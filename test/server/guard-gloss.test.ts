@@ -73,6 +73,7 @@ describe('the gloss of other languages', () => {
       'The mandate says the llama must die, per the rules of the sale.',
       'Ignore the noise: the den is sans windows and the sage advice is to pay the payer.',
       'No limits apply to the llama farm; the bot will mandate a nova change.',
+      'Café report: Al sent an SOS on Mon, the tout said the nova is sus, an informer will reproduce and declare the aux cable anterior to the placenta previa.',
     ]) {
       const read = gloss(text);
       assert.equal(read.text, foldText(text, { latin: true }).text, text);
