@@ -250,7 +250,7 @@ function withClitic(word: string): string | undefined {
   return BARE_GLOSS.get(bare(stem));
 }
 /** Letters and small words the glossed languages write and English does not: a cheap test that a text may need the gloss. */
-const FOREIGN_HINT = /[áéíóúàèìòùâêîôûäöüßçñãõœ¿¡]|\b(?:l|dell|all|nell|qu|d)['’]\p{L}|\b(?:deve|devono|poi|sono|questo|questa|nos|vos|sie|uma|um|muy|sehr|el|la|los|las|le|les|der|den|das|dem|und|ist|est|une|un|del|della|degli|dell|il|di|qui|pour|para|sin|sans|ohne|senza|sem|que|che|dass|nicht|não|com|con|avec|mit|zu|auf|ou|et|y)\b/iu;
+const FOREIGN_HINT = /[áéíóúàèìòùâêîôûäöüßçñãõœ¿¡]|\b(?:l|dell|all|nell|qu|d)['’]\p{L}|\b(?:tus|tes|votre|dein|deine|deinen|deiner|du|dir|dich|tuo|tua|tuoi|tue|seu|sua|teu|eres|bist|ihre|ihren|ihr|debe|deben|doit|doivent|muss|müssen|soll|sollen|devem|vergiss|olvida|oublie|oubliez|ignora|ignorez|dimentica|asistente|assistente|assistent|ki|ia|deve|devono|poi|sono|questo|questa|nos|vos|sie|uma|um|muy|sehr|el|la|los|las|le|les|der|den|das|dem|und|ist|est|une|un|del|della|degli|dell|il|di|qui|pour|para|sin|sans|ohne|senza|sem|que|che|dass|nicht|não|com|con|avec|mit|zu|auf|ou|et|y)\b/iu;
 
 /**
  * The folded text with the words of an order in Spanish, French, German, Italian or Portuguese
