@@ -72,7 +72,7 @@ consent: consentimiento consentement zustimmung einwilligung consenso consentime
 verification: verificación vérification überprüfung verifica verificação
 asking: preguntar nachzufragen nachfragen chiedere perguntar
 send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate
-forward: reenviar reenvía reenvíe reenvia transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe
+forward: reenviar reenvía reenvíe reenvia transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe weiterzuleiten übermitteln übermittle
 transfer: transferir transfiere transfiera transfira transférer transférez transfère überweisen überweise trasferire trasferisci trasferite
 delete: eliminar elimina elimine eliminen borrar borra borre supprimer supprime supprimez effacer efface effacez löschen lösche löscht eliminare eliminate cancellare cancella excluir exclua apagar apague
 cancel: cancelar cancela cancele cancelen annuler annule annulez stornieren storniere annullare annulla annullate
@@ -81,7 +81,7 @@ pay: pagar paga pague payez bezahlen bezahle zahlen pagare
 add: añadir añade añada agregar agrega agregue ajouter ajoute ajoutez hinzufügen füge aggiungere aggiungi aggiungete adicionar adicione adiciona
 change: cambiar cambia cambie modificar modifique changer changez modifie modifiez ändern ändere cambiare modificare modifica alterar altere mudar mude
 update: actualizar actualiza actualice aktualisieren aktualisiere aggiornare aggiorna atualizar atualize
-execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen eseguire esegui eseguite executar
+execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen eseguire esegui eseguite executar auszuführen durchzuführen veranlassen zu-veranlassen
 call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
 approve: aprobar aprueba apruebe approuver approuve approuvez genehmigen genehmige approvare approva aprovar aprove
 confirm: confirmar confirma confirmer confirmez bestätigen bestätige confermare conferma
@@ -92,13 +92,13 @@ copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopiere
 write: escribe escriba escribir écris écrivez écrire schreibe schreiben scrivi scrivete scrivere escreva escrever
 repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir reproducir reproduire reproduisez riprodurre riproduci reproduzir reproduza
 list: enumera enumere listez énumère énumérez nenne elenca elencate
-print: imprime imprima imprimir imprimez drucke stampa stampate
-tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe
+print: imprime imprima imprimir imprimez drucke stampa stampate auszugeben ausgeben
+tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe nennen nenne
 say: decir
 inform: informar informa informe informez informieren informiere informare informate
 recommend: recomendar recomienda recomiende recommander recommandez empfehlen empfiehl raccomandare raccomanda consiglia recomendar recomende
-ask: pide pida pidan pedir solicita solicite solicitar demande demandez demander fragen verlange verlangen chiedi chiedete richiedere peça peçam
-redirect: redirige redirija redirigir redirigez rediriger leite umleiten reindirizza reindirizzare redirecione redirecionar
+ask: pide pida pidan pedir solicita solicite solicitar demande demandez demander fragen verlange verlangen chiedi chiedete richiedere peça peçam abzufragen erfragen
+redirect: redirige redirija redirigir redirigez rediriger leite umleiten reindirizza reindirizzare redirecione redirecionar verweisen verweise
 conversation: conversación conversacion unterhaltung gespräch konversation conversazione conversa
 history: historial historique verlauf cronologia histórico historico
 message: mensaje mensajes nachricht nachrichten messaggio messaggi mensagem mensagens
@@ -138,7 +138,7 @@ password: contraseña contrasena kennwort passwort senha
 card: tarjeta carte karte carta cartão
 code: código codice
 claim: afirmar afirme afirmen affirmer affirme affirmez behaupten behaupte affermare affermi dichiarare dichiari
-state: angeben declarar déclarer déclarez
+state: angeben declarar déclarer déclarez anzugeben
 give: fornire fornisca fornite proporcionar proporcione fournir fournissez
 quote: zitiere zitieren citez citer citare
 summarizing: resuma resuman resumiendo résumant résume riassuma riassumendo zusammenfasst zusammenfassen
@@ -147,8 +147,8 @@ their: su
 answer: contesta conteste responde responda réponds répondez rispondi risponda antworte antworten
 paste: pega pegue colle collez incolla incollate
 internal: internas internos internes interne internen interni
-include: incluir incluye incluya inclure inclus incluez includere includi einfügen
-reserve: reserva reservar réserver réservez reservieren buche prenota prenotare
+include: incluir incluye incluya inclure inclus incluez includere includi einfügen aufzunehmen
+reserve: reserva reservar réserver réservez reservieren buche prenota prenotare buchen
 `;
 
 /** Phrases, matched before the words (spaces stand for any whitespace). */
@@ -214,7 +214,22 @@ const REQUESTS: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`(?:pede|solicita|requer|exige|determina|ordena)-se\s+(?:ao|à|aos|às|a\s+todo)\s+${AI_NOUN}s?\s+(?:que|a)`, 'iu'),
   new RegExp(String.raw`(?:o|a)\s+${AI_NOUN}\s+(?:fica|está|é)\s+(?:obrigad[oa]|autorizad[oa]|instruíd[oa]|encarregad[oa]|habilitad[oa])\s+a`, 'iu'),
   new RegExp(String.raw`(?:der|die|das|den)\s+(?:ki-|chat-)?${AI_NOUN}(?:en)?\s+(?:wird|ist|werden|sind)\s+(?:hiermit\s+)?(?:gebeten|angewiesen|aufgefordert|verpflichtet|berechtigt|befugt|ermächtigt)`, 'iu'),
+  // German puts the verb last: "Der Assistent hat die Adresse … zu ändern" (has to: not "ist … zu
+  // erreichen", which is done to it), "ist der Chat-Assistent verpflichtet, … abzufragen". Read as a
+  // request when a zu-infinitive closes the same clause (no comma or "und" between) and nothing in it
+  // negates ("Der digitale Assistent hat keine Zahlungen zu veranlassen" stays).
+  new RegExp(String.raw`(?:der|die|das|den|dem)\s+(?:(?:virtuelle|digitale|automatische)\s+)?(?:ki-|chat-)?${AI_NOUN}(?:en|in)?\s+(?:hat|haben)(?=(?:\s+(?!(?:nicht|kein|keine|keinen|keinem|keiner|nie|niemals|und|oder|aber|sowie)\b)(?:[^\s.;:!?,]|[.:](?=\S))+){1,24}?\s+(?:zu\s+\p{L}{3,}|\p{L}+zu\p{L}{3,}en)(?![\p{L}\p{M}]))`, 'iu'),
+  new RegExp(String.raw`(?:ist|sind|wird|werden)\s+(?:der|die|das)\s+(?:(?:virtuelle|digitale|automatische)\s+)?(?:ki-|chat-)?${AI_NOUN}(?:en|in)?\s+(?:hiermit\s+)?(?:verpflichtet|angewiesen|gehalten|befugt|berechtigt|aufgefordert|ermächtigt)`, 'iu'),
 ];
+/** The same, anchored where a token starts: a request's lookahead needs the text after the token. */
+const REQUESTS_AT = REQUESTS.map((r) => new RegExp(r.source, 'iuy'));
+function requestAt(text: string, index: number, length: number): boolean {
+  return REQUESTS_AT.some((r) => {
+    r.lastIndex = index;
+    const m = r.exec(text);
+    return m !== null && m[0].length === length;
+  });
+}
 /** What a request above reads as. */
 const INSTRUCTED = 'the assistant is instructed to';
 
@@ -273,7 +288,7 @@ export function glossForeignWords(folded: FoldedText): FoldedText {
       ? undefined
       : /^[a-z]+'$/.test(lower)
       ? ELISION[lower.slice(0, -1)]
-      : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower) ?? (REQUESTS.some((r) => r.test(m![0])) ? (lower.endsWith("'") ? `${INSTRUCTED} ` : INSTRUCTED) : undefined));
+      : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower) ?? (requestAt(text, m!.index, m![0].length) ? (lower.endsWith("'") ? `${INSTRUCTED} ` : INSTRUCTED) : undefined));
     if (english === undefined) continue;
     if (m.index > at) pieces.push({ text: text.slice(at, m.index), from: at, to: m.index });
     pieces.push({ text: english, from: m.index, to: m.index + m[0].length });
