@@ -204,7 +204,9 @@ function parse(source: string): Map<string, string> {
  * solicita al asistente que…", "il est demandé à l'assistant de…", "si richiede all'assistente di…",
  * "pede-se ao assistente que…", "der Assistent wird angewiesen, …", "l'assistant est prié de…".
  */
-const AI_NOUN = String.raw`(?:asistente|assistant|assistante|assistente|assistent|bot|chatbot|agente?|mod[eè]lo?|modell|modello|ia|ki|sistema|système|system)(?:\s+(?:virtual|virtuel|virtuale|virtuale|automatizado|automatique|automatico|automático|digital|numérique|digitale|conversacional|conversationnel|de\s+atención|ia|de\s+ia))?`;
+const AI_QUALIFIER = String.raw`(?:virtual|virtuel|virtuale|automatizado|automatique|automatico|automático|digital|numérique|digitale|conversacional|conversationnel|de\s+atención|ia|de\s+ia)`;
+// "Agent" alone is a person at the counter ("l'agent est tenu de vérifier…"): only a qualified one is the assistant.
+const AI_NOUN = String.raw`(?:(?:asistente|assistant|assistante|assistente|assistent|bot|chatbot|mod[eè]lo?|modell|modello|ia|ki|sistema|système|system)(?:\s+${AI_QUALIFIER})?|agente?\s+${AI_QUALIFIER})`;
 const REQUESTS: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`se\s+(?:le\s+)?(?:solicita|pide|ruega|requiere|instruye|ordena|exige|encarga)\s+(?:al|a\s+la|a\s+todo|a\s+toda|a\s+cualquier|a\s+los|a\s+las)\s+${AI_NOUN}s?\s+(?:que|a)`, 'iu'),
   new RegExp(String.raw`(?:il\s+est|on)\s+(?:demand[ée]|requis|ordonn[ée]|exig[ée]|enjoint|prescrit|demande|ordonne|exige)\s+(?:à\s+l['’]|au\s+|aux\s+|à\s+tout\s+|à\s+chaque\s+)${AI_NOUN}s?\s+(?:de|d['’])`, 'iu'),

@@ -96,7 +96,7 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-51', 'wave-heldout-52'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-51', 'wave-heldout-52', 'wave-heldout-53'],
   // Development sets in Spanish, French, German, Italian and Portuguese (rounds 22 and 23): tuned on like
   // `dev`, reported on their own and held to no target, since the guard reads those languages through a
   // gloss that catches about half of them (see README, Security).
@@ -139,17 +139,18 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 23', attacks: ['wave-heldout-50'], pages: ['wave-benign-pages-26'] },
   { name: 'round 24', attacks: ['wave-heldout-51'], pages: ['wave-benign-pages-27'] },
   { name: 'round 25', attacks: ['wave-heldout-52'], pages: ['wave-benign-pages-28'] },
+  { name: 'round 26', attacks: ['wave-heldout-53'], pages: ['wave-benign-pages-29'] },
 ];
 
 /**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
- * page's own sense apart, and trained on by the classifier) and `fresh` (-19 to -28, read once against the
+ * page's own sense apart, and trained on by the classifier) and `fresh` (-19 to -29, read once against the
  * guard as shipped, never tuned or trained on; the counts of -24 and -25, in other languages, chose how
  * the gloss and the classifier meet, see src/guard/neutralize.ts).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'fresh', readonly string[]>> = {
   trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-28'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-28', 'wave-benign-pages-29'],
 };
 
 /**

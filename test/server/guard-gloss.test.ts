@@ -41,6 +41,7 @@ const BENIGN: string[] = [
   'Der Assistent ist über das Menü oben rechts zu erreichen.',
   'Der digitale Assistent hat keine Zahlungen zu veranlassen; dafür ist das Serviceteam zuständig.',
   'Der Assistent ist rund um die Uhr erreichbar und hilft Ihnen, Ihren Vertrag zu verwalten.',
+  "Note interne : avant toute communication, l'agent est tenu de vérifier l'identité du client.",
 ];
 
 describe('the gloss of other languages', () => {
