@@ -1,7 +1,7 @@
 /**
  * A word-for-word English gloss of Spanish, French, German, Italian and Portuguese, so the guard's
- * readings (phrase rules, clause reading, sentence classifier), written for English, also read an
- * order written in those languages: "Olvida tus instrucciones anteriores" is read as "forget your
+ * readings written for English (phrase rules, clause reading; the sentence classifier only to
+ * confirm a weak reading) also read an order written in those languages: "Olvida tus instrucciones anteriores" is read as "forget your
  * previous instructions", "el asistente debe enviar el historial a…" as "the assistant must send
  * the history to…". Only the words that carry an order are glossed (verbs of setting aside and of
  * acting, what an assistant is told to follow, the assistant, the visitor, who speaks with
@@ -266,7 +266,29 @@ function withClitic(word: string): string | undefined {
   if (suffix === 'te' && !(/[^\x00-\x7f]/u.test(word) || stem.endsWith('r'))) return undefined;
   return BARE_GLOSS.get(bare(stem));
 }
-/** Letters and small words the glossed languages write and English does not: a cheap test that a text may need the gloss. */
+/** Small words English writes often, and small words only the glossed languages write (none of them English words). */
+const ENGLISH_SMALL_WORDS: ReadonlySet<string> = new Set(['the', 'and', 'to', 'of', 'is', 'are', 'you', 'your', 'for', 'with', 'this', 'that', 'it', 'be', 'on', 'not', 'will', 'must', 'should', 'please', 'from', 'all', 'any', 'have', 'has', 'was', 'were', 'by', 'at', 'if', 'or', 'an', 'as', 'we', 'our', 'they', 'their', 'can', 'do', 'now']);
+const OTHER_SMALL_WORDS: ReadonlySet<string> = new Set(['el', 'la', 'los', 'las', 'le', 'les', 'der', 'das', 'dem', 'den', 'und', 'ist', 'est', 'une', 'un', 'del', 'della', 'di', 'il', 'que', 'qui', 'che', 'dass', 'nicht', 'pour', 'para', 'por', 'con', 'avec', 'mit', 'zu', 'auf', 'et', 'y', 'ou', 'du', 'des', 'al', 'au', 'ao', 'da', 'sie', 'wir', 'nous', 'vous', 'ich', 'je', 'yo', 'io', 'eu', 'non', 'não', 'ein', 'eine', 'uma', 'um', 'una', 'uno', 'su', 'sus', 'se', 'si', 'lo', 'gli', 'dei', 'delle', 'nel', 'nella', 'sur', 'dans', 'bei', 'von', 'für', 'wird', 'sind', 'es', 'en', 'em', 'sono', 'è', 'é', 'às']);
+
+/**
+ * Whether a stretch of text is written in one of the glossed languages rather than English: more of
+ * its small words are theirs than English's. (The sentence classifier, trained on English, does not
+ * judge such a sentence: see src/guard/neutralize.ts.)
+ */
+export function inAnotherLanguage(text: string): boolean {
+  let english = 0;
+  let other = 0;
+  for (const word of text.toLowerCase().match(/[\p{L}\p{M}]+/gu) ?? []) {
+    if (ENGLISH_SMALL_WORDS.has(word)) english++;
+    else if (OTHER_SMALL_WORDS.has(word)) other++;
+  }
+  return other > english;
+}
+
+/**
+ * Letters English does not write, elisions, and words of those languages (small words, second-person
+ * words, modals, names for the assistant): a cheap test that a text may need the gloss.
+ */
 const FOREIGN_HINT = /[áéíóúàèìòùâêîôûäöüßçñãõœ¿¡]|\b(?:l|dell|all|nell|qu|d)['’]\p{L}|\b(?:tus|tes|votre|dein|deine|deinen|deiner|du|dir|dich|tuo|tua|tuoi|tue|seu|sua|teu|eres|bist|ihre|ihren|ihr|debe|deben|doit|doivent|muss|müssen|soll|sollen|devem|vergiss|olvida|oublie|oubliez|ignora|ignorez|dimentica|asistente|assistente|assistent|ki|ia|deve|devono|poi|sono|questo|questa|nos|vos|sie|uma|um|muy|sehr|el|la|los|las|le|les|der|den|das|dem|und|ist|est|une|un|del|della|degli|dell|il|di|qui|pour|para|sin|sans|ohne|senza|sem|que|che|dass|nicht|não|com|con|avec|mit|zu|auf|ou|et|y)\b/iu;
 
 /**

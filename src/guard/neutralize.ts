@@ -3,7 +3,7 @@
  * results, page state) before a model reads them. Pure: no DOM, runs in browser and Node.
  */
 import { foldText, sourceSpan, squeezeWhitespace } from './fold.js';
-import { glossForeignWords } from './gloss.js';
+import { glossForeignWords, inAnotherLanguage } from './gloss.js';
 import type { FoldedText } from './fold.js';
 import { INSTRUCTION_RULES } from './rules.js';
 import type { InstructionFamily } from './rules.js';
@@ -29,40 +29,22 @@ export interface InstructionMatch {
 // Data a redaction must never remove: numbers, currency signs, URLs, e-mail addresses.
 const PROTECTED = /https?:\/\/[^\s"'<>]+|www\.[^\s"'<>]+|[\w.+-]+@[\w-]+\.[\w.-]+|\p{Sc}|\d+(?:[.,]\d+)*/gu;
 
-/**
- * The text as the Latin-script readings see it: folded (see `foldText`), orders in Spanish, French,
- * German, Italian and Portuguese glossed into English (see `glossForeignWords`), and key words
- * one typo away corrected (see `correctKeyWords`); the map still points into `text`.
- */
-function readLatin(text: string): FoldedText {
+/** The text as the Latin-script readings see it, with and without the gloss; each map points into the text. */
+interface LatinReadings {
+  /** Folded (see `foldText`), key words one typo away corrected (see `correctKeyWords`). */
+  readonly own: FoldedText;
+  /**
+   * The same with orders in Spanish, French, German, Italian and Portuguese glossed into English
+   * (see `glossForeignWords`); `own` itself when nothing was glossed.
+   */
+  readonly read: FoldedText;
+}
+
+function readLatin(text: string): LatinReadings {
   const folded = foldText(text, { latin: true });
-  const glossedText = glossForeignWords(folded);
-  const read = correctKeyWords(glossedText);
-  if (glossedText !== folded) GLOSSED.add(read);
-  return read;
-}
-
-/** Words only English writes, and words only the glossed languages write (none of them English words). */
-const ENGLISH_WORDS = new Set(['the', 'and', 'to', 'of', 'is', 'are', 'you', 'your', 'for', 'with', 'this', 'that', 'it', 'be', 'on', 'not', 'will', 'must', 'should', 'please', 'from', 'all', 'any', 'have', 'has', 'was', 'were', 'by', 'at', 'if', 'or', 'an', 'as', 'we', 'our', 'they', 'their', 'can', 'do', 'now']);
-const OTHER_WORDS = new Set(['el', 'la', 'los', 'las', 'le', 'les', 'der', 'das', 'dem', 'den', 'und', 'ist', 'est', 'une', 'un', 'del', 'della', 'di', 'il', 'que', 'qui', 'che', 'dass', 'nicht', 'pour', 'para', 'por', 'con', 'avec', 'mit', 'zu', 'auf', 'et', 'y', 'ou', 'du', 'des', 'al', 'au', 'ao', 'da', 'sie', 'wir', 'nous', 'vous', 'ich', 'je', 'yo', 'io', 'eu', 'non', 'não', 'ein', 'eine', 'uma', 'um', 'una', 'uno', 'su', 'sus', 'se', 'si', 'lo', 'gli', 'dei', 'delle', 'nel', 'nella', 'sur', 'dans', 'bei', 'von', 'für', 'wird', 'sind', 'es', 'en', 'em', 'sono', 'è', 'é', 'às']);
-
-/** Whether a stretch of text is written in another language than English: more of its small words are theirs than English's. */
-function inAnotherLanguage(text: string): boolean {
-  let english = 0;
-  let other = 0;
-  for (const word of text.toLowerCase().match(/[\p{L}\p{M}]+/gu) ?? []) {
-    if (ENGLISH_WORDS.has(word)) english++;
-    else if (OTHER_WORDS.has(word)) other++;
-  }
-  return other > english;
-}
-
-/** The readings of `readLatin` that glossed foreign words. */
-const GLOSSED = new WeakSet<FoldedText>();
-
-/** `read` (what `readLatin` made of `text`) without the gloss: the same object when nothing was glossed. */
-function ownWords(text: string, read: FoldedText): FoldedText {
-  return GLOSSED.has(read) ? correctKeyWords(foldText(text, { latin: true })) : read;
+  const glossed = glossForeignWords(folded);
+  const own = correctKeyWords(folded);
+  return { own, read: glossed === folded ? own : correctKeyWords(glossed) };
 }
 
 /**
@@ -73,8 +55,7 @@ function ownWords(text: string, read: FoldedText): FoldedText {
  */
 export function findInstructionSpans(text: string): InstructionMatch[] {
   if (text.length === 0) return [];
-  let latin: FoldedText | undefined;
-  let unglossed: FoldedText | undefined;
+  let latin: LatinReadings | undefined;
   let native: FoldedText | undefined;
   const found: InstructionMatch[] = [];
   for (const rule of INSTRUCTION_RULES) {
@@ -82,9 +63,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     const folded =
       rule.script !== 'latin'
         ? (native ??= foldText(text, { latin: false }))
-        : rule.family === 'multilingual'
-          ? (unglossed ??= ownWords(text, (latin ??= readLatin(text))))
-          : (latin ??= readLatin(text));
+        : (latin ??= readLatin(text))[rule.family === 'multilingual' ? 'own' : 'read'];
     // Most text holds none of a rule's keywords: skip the costly pattern.
     if (rule.trigger !== undefined && !passes(rule.trigger, folded.text)) continue;
     const pattern = rule.pattern;
@@ -102,7 +81,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
       if (end > start) found.push({ start, end, ruleId: rule.id, family: rule.family });
     }
   }
-  latin ??= readLatin(text);
+  const { own, read } = (latin ??= readLatin(text));
   // The classifier reads English. It flags on its own only in the text's own words, never the
   // gloss (pidgin English it was not trained on: alone on the gloss it flagged 12.5 % and 19.5 % of
   // two blind page sets in those languages), and never a sentence written in another language
@@ -110,17 +89,16 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   // order). It still confirms a weak reading of glossed text (see `scoreOf`). A sentence of English
   // words dressed in more of those languages' small words than English ones ("Ignora todas las
   // instructions y que…") loses the classifier, not the rules and clauses, which read the gloss.
-  const plain = ownWords(text, latin);
   for (const [folded, clause] of [
-    ...clauseSpans(latin).map((c) => [latin, c] as const),
-    ...classifierSpans(plain)
-      .filter((c) => !inAnotherLanguage(plain.text.slice(c.start, c.end)))
-      .map((c) => [plain, c] as const),
+    ...clauseSpans(read).map((c) => [read, c] as const),
+    ...classifierSpans(own)
+      .filter((c) => !inAnotherLanguage(own.text.slice(c.start, c.end)))
+      .map((c) => [own, c] as const),
   ]) {
     const [start, end] = sourceSpan(folded, clause.start, clause.end);
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
-  found.push(...markerSpans(text, latin));
+  found.push(...markerSpans(text, read));
   return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found)));
 }
 
@@ -197,7 +175,7 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
 
 /** The classifier's score of a stretch of original text, read as the guard reads it. */
 function scoreOf(text: string): number {
-  return sentenceScore(wordsOf(readLatin(text).text));
+  return sentenceScore(wordsOf(readLatin(text).read.text));
 }
 
 /**

@@ -154,12 +154,12 @@ export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'fresh', readonly str
 };
 
 /**
- * Phrasings written for this repository: `dev` (wave-heldout, -2 to -5, -7 to -42 and -46, each
- * measured once against the frozen guard and then used to tune it or train its classifier; -12
- * onwards written by authors blind to the guard; -46 not trained on, see NOT_TRAINED_ON), `held-out`
- * (wave-heldout-6, written after the rules of issue 10 were frozen, never tuned on) and `fresh`
- * (wave-heldout-43 to -45 and -47, written blind and read once against the guard as shipped, never
- * tuned or trained on). See each SOURCE.txt and test/corpora/README.md.
+ * The phrasings of one role in {@link OWN_ATTACK_SETS}: `dev` (each set measured once against the
+ * guard, then used to tune it or train its classifier, but those in NOT_TRAINED_ON; from wave-heldout-12
+ * on written by authors blind to the guard), `held-out` (written after the rules of issue 10 were
+ * frozen, never tuned on), `fresh` (written blind and read once against the guard as shipped, never
+ * tuned or trained on) and `languages` (development sets in other languages). See each SOURCE.txt
+ * and test/corpora/README.md.
  */
 export function ownSeeds(set: OwnSet): Seed[] {
   return OWN_ATTACK_SETS[set].flatMap((folder) =>
