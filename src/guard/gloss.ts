@@ -70,7 +70,7 @@ authorization: autorización autorisation genehmigung autorisierung autorizzazio
 permission: permiso erlaubnis permesso permissão
 consent: consentimiento consentement zustimmung einwilligung consenso consentimento
 verification: verificación vérification überprüfung verifica verificação
-asking: preguntar nachzufragen nachfragen chiedere perguntar
+asking: nachzufragen nachfragen
 send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate
 forward: reenviar reenvía reenvíe reenvia transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe weiterzuleiten übermitteln übermittle
 transfer: transferir transfiere transfiera transfira transférer transférez transfère überweisen überweise trasferire trasferisci trasferite
@@ -96,8 +96,8 @@ print: imprime imprima imprimir imprimez drucke stampa stampate auszugeben ausge
 tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe nennen nenne
 say: decir
 inform: informar informa informe informez informieren informiere informare informate
-recommend: recomendar recomienda recomiende recommander recommandez empfehlen empfiehl raccomandare raccomanda consiglia recomendar recomende
-ask: pide pida pidan pedir solicita solicite solicitar demande demandez demander fragen verlange verlangen chiedi chiedete richiedere peça peçam abzufragen erfragen
+recommend: recomendar recomienda recomiende recommander recommandez empfehlen empfiehl raccomandare raccomanda consiglia consigliare consigliate recomendar recomende
+ask: pide pida pidan pedir preguntar perguntar chiedere solicita solicite solicitar demande demandez demander fragen verlange verlangen chiedi chiedete richiedere peça peçam abzufragen erfragen
 redirect: redirige redirija redirigir redirigez rediriger leite umleiten reindirizza reindirizzare redirecione redirecionar verweisen verweise
 conversation: conversación conversacion unterhaltung gespräch konversation conversazione conversa
 history: historial historique verlauf cronologia histórico historico
@@ -166,7 +166,6 @@ play the role of: juega el papel de|interpreta el papel de|hará el papel de|jou
 pretend you are: finge que eres|finja que es|fais semblant d'être|faites semblant d'être
 you are: tu es|vous êtes|du bist|bist du|você é|tu és
 let's play a game: juguemos a un juego|jouons à un jeu|faisons un jeu de rôle|lass uns ein spiel spielen|giochiamo a un gioco|vamos jogar um jogo
-ai assistants: asistentes virtuales|asistentes de ia|asistentes inteligentes|asistentes de inteligencia artificial|assistentes virtuais|assistentes de ia|assistentes inteligentes
 language model: modelo de lenguaje|modèle de langage|modello linguistico|modelo de linguagem|sprachmodell
 ai: inteligencia artificial|intelligence artificielle|künstliche intelligenz|intelligenza artificiale|inteligência artificial|ia
 system prompt: prompt del sistema|prompt de sistema|prompt système|prompt di sistema|prompt do sistema|systemprompt|system-prompt
@@ -199,6 +198,11 @@ function parse(source: string): Map<string, string> {
   return map;
 }
 
+/** What the assistant can be told to do, as the gloss renders it. */
+const ACTS: ReadonlySet<string> = new Set(['send', 'forward', 'transfer', 'delete', 'cancel', 'buy', 'pay', 'add', 'change', 'update', 'execute', 'call', 'approve', 'confirm', 'refund', 'reveal', 'show', 'copy', 'write', 'repeat', 'list', 'print', 'tell', 'say', 'inform', 'recommend', 'ask', 'redirect', 'include', 'reserve', 'give', 'quote', 'claim', 'state']);
+/** German infinitives of those verbs ("mitteilen", "weiterleiten", "überweisen"). */
+const GERMAN_ACTS = [...parse(WORDS)].filter(([form, english]) => ACTS.has(english) && /^[a-zäöüß]{4,}(?:en|ern|eln)$/u.test(form) && !/zu/u.test(form)).map(([form]) => form).join('|');
+
 /**
  * Requests made to the assistant without a subject, read as "the assistant is instructed to": "se
  * solicita al asistente que…", "il est demandé à l'assistant de…", "si richiede all'assistente di…",
@@ -222,7 +226,21 @@ const REQUESTS: ReadonlyArray<RegExp> = [
   // negates ("Der digitale Assistent hat keine Zahlungen zu veranlassen" stays).
   new RegExp(String.raw`(?:der|die|das|den|dem)\s+(?:(?:virtuelle|digitale|automatische)\s+)?(?:ki-|chat-)?${AI_NOUN}(?:en|in)?\s+(?:hat|haben)(?=(?:\s+(?!(?:nicht|kein|keine|keinen|keinem|keiner|nie|niemals|und|oder|aber|sowie)\b)(?:[^\s.;:!?,]|[.:](?=\S))+){1,24}?\s+(?:zu\s+\p{L}{3,}|\p{L}+zu\p{L}{3,}en)(?![\p{L}\p{M}]))`, 'iu'),
   new RegExp(String.raw`(?:ist|sind|wird|werden)\s+(?:der|die|das)\s+(?:(?:virtuelle|digitale|automatische)\s+)?(?:ki-|chat-)?${AI_NOUN}(?:en|in)?\s+(?:hiermit\s+)?(?:verpflichtet|angewiesen|gehalten|befugt|berechtigt|aufgefordert|ermächtigt)`, 'iu'),
+  // German modals put the verb last too: "Alle KI-Assistenten müssen den Kunden die neue Hotline
+  // mitteilen", "Der Assistent soll … weiterleiten". Read as a request when the clause ends on a verb
+  // of acting the gloss knows and nothing in it negates: not "Der Assistent soll Ihnen bei Fragen
+  // helfen", nor "… muss regelmäßig geprüft werden" (done to it).
+  new RegExp(String.raw`(?:der|die|das|den|dem|alle|jeder|jede|sämtliche)\s+(?:(?:virtuelle|digitale|automatische)\s+)?(?:ki-|chat-)?${AI_NOUN}(?:en|in|innen|s)?\s+(?:muss|müssen|soll|sollen)(?=(?:\s+(?!(?:nicht|kein|keine|keinen|keinem|keiner|nie|niemals|und|oder|aber|sowie)\b)(?:[^\s.;:!?,]|[.:](?=\S))+){1,24}?\s+(?:${GERMAN_ACTS})(?=\s*(?:[.;:!?,\n]|$)))`, 'iu'),
 ];
+/**
+ * The assistant named with its qualifier after it ("el asistente virtual", "gli assistenti IA", "les
+ * agents conversationnels", "o assistente digital"), read as "ai assistant(s)": English puts the
+ * qualifier first, and the readings look for it there.
+ */
+const AI_NAMED = String.raw`(?:asistentes?|assistants?|assistentes?|assistenti|agentes?|agents?|agenti|chatbots?|bots?)\s+(?:virtual|virtuales|virtuels?|virtuelles?|virtuale|virtuali|virtuais|ia|ai|d['’]ia|de\s+ia|di\s+ia|de\s+inteligencia\s+artificial|d['’]intelligence\s+artificielle|di\s+intelligenza\s+artificiale|de\s+intelig[eê]ncia\s+artificial|inteligentes?|intelligents?|intelligenti|intelligente|conversacional(?:es)?|conversationnels?|conversazionali|conversazionale|conversacionais|digital|digitales|digitale|digitali|digitais|num[ée]riques?|automatizados?|automatiques?|automatici|automatico|autom[áa]ticos?)`;
+const AI_NAMED_WHOLE = new RegExp(`^${AI_NAMED}$`, 'iu');
+/** "assistenti IA", "agents conversationnels", "chatbot intelligenti": the plural, on the noun or its qualifier. */
+const plural = (named: string) => /^\S*(?:s|i)\s|\S{4,}(?:s|i)$/u.test(named);
 /** The same, anchored where a token starts: a request's lookahead needs the text after the token. */
 const REQUESTS_AT = REQUESTS.map((r) => new RegExp(r.source, 'iuy'));
 function requestAt(text: string, index: number, length: number): boolean {
@@ -243,7 +261,7 @@ const PHRASE_SOURCE = [...PHRASE_GLOSS.keys()]
   .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]").replace(/ /g, '\\s+'))
   .join('|');
 /** A request to the assistant, an elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
-const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
+const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])${AI_NAMED}(?![\\p{L}\\p{M}])|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
 /** Forms glossed only as written in lower case: "al" (Spanish "to the"), not "Al" (a name). */
 const LOWER_CASE_ONLY: ReadonlySet<string> = new Set(['al']);
 /** What an elision glosses to. */
@@ -312,6 +330,8 @@ export function glossForeignWords(folded: FoldedText): FoldedText {
       ? undefined
       : /^[a-z]+'$/.test(lower)
       ? ELISION[lower.slice(0, -1)]
+      : AI_NAMED_WHOLE.test(lower)
+      ? (plural(lower) ? 'ai assistants' : 'ai assistant')
       : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower) ?? (requestAt(text, m!.index, m![0].length) ? (lower.endsWith("'") ? `${INSTRUCTED} ` : INSTRUCTED) : undefined));
     if (english === undefined) continue;
     if (m.index > at) pieces.push({ text: text.slice(at, m.index), from: at, to: m.index });

@@ -108,7 +108,7 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * (src/guard/clauses.ts, readers labelled or named in general), but a classifier trained with it read
  * the next blind round worse (94 of 120 against 98), so its weights were not kept. wave-heldout-48
  * (round 21) shaped the AI names and lead-ins of those readings and the readings in other languages
- * (src/guard/rules.ts `ai-obliged-romance`, `persona-romance`); wave-heldout-49 (round 22, in Spanish,
+ * (src/guard/rules.ts `persona-romance`; its `ai-obliged-romance` later gave way to the gloss); wave-heldout-49 (round 22, in Spanish,
  * French, German, Italian and Portuguese) the English gloss of those languages (src/guard/gloss.ts),
  * wave-heldout-50 (round 23, the same languages) its requests with no subject. The classifier was not
  * retrained with any of them.
