@@ -88,7 +88,8 @@ type Idea =
   | 'hidden'
   | 'aiLabel'
   | 'aiPluralModal'
-  | 'askSecret';
+  | 'askSecret'
+  | 'visitorAside';
 
 const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 'gi');
 
@@ -108,9 +109,14 @@ const ACT = String.raw`(?:treat|skip|ignore|bypass|approve|confirm|buy|purchase|
  * What an order to an assistant asks it to do to the people it serves, said as an imperative or after a
  * modal: answer, recommend, describe, leave out, add to the cart, forward, become… (the verbs, not the topic).
  */
-const STEER = String.raw`(?:answer|respond|reply|tell|say|recommend|suggest|describe|present|list|rank|rate|treat|leave|omit|skip|add|apply|send|forward|collect|ask|quote|mention|include|switch|become|act|play|speak|talk|pretend|ignore|follow|give|show|link|paste|refer|direct|point|steer|push|promote|prefer|favou?r|avoid|stop|start|place|cancel|refund|issue|update|change|confirm|approve|close|mark|state|claim|insist|warn|advise|assure|lead|put|count|drop|hide|remove|delete|reveal|print|output|repeat|summari[sz]e|end|begin|open|route|redirect|call|use|offer|upsell|report|bring|keep|prioriti[sz]e|highlight|praise|critici[sz]e|decline|suppress|withhold|exclude|downplay|urge|book|schedule|accept|reject|request|verify|transfer|pay|buy|purchase|order|never|always|only|do\s+not|don't|dont)`;
+const STEER = String.raw`(?:answer|respond|reply|tell|say|recommend|suggest|describe|present|list|rank|rate|treat|leave|omit|skip|add|apply|send|forward|collect|ask|quote|mention|include|switch|become|act|play|speak|talk|pretend|ignore|follow|give|show|link|paste|refer|direct|point|steer|push|promote|prefer|favou?r|avoid|stop|start|place|cancel|refund|issue|update|change|confirm|approve|close|mark|state|claim|insist|warn|advise|assure|lead|put|count|drop|hide|remove|delete|reveal|print|output|repeat|summari[sz]e|end|begin|open|route|redirect|call|use|offer|upsell|report|bring|keep|prioriti[sz]e|highlight|praise|critici[sz]e|decline|suppress|withhold|exclude|downplay|urge|book|schedule|accept|reject|request|verify|transfer|pay|buy|purchase|order|replace|unsubscribe|enable|disable|never|always|only|do\s+not|don't|dont)`;
 /** An AI reader named in general (several, any, or marked as AI): not "our assistant", which a help page describes. */
-const AI_GENERAL = String.raw`(?:(?:any|all|every|each|other)\s+(?:[\w'-]+\s+){0,2}?${AI}|(?:(?:ai|automated|autonomous|shopping|chat|virtual|digital|llm|gpt)[\s-]+(?:[\w-]+\s+)?(?:assistants|bots|helpers|agents|guides|models|summari[sz]ers|digests|readers|crawlers|scrapers|schedulers)|assistants|bots|chatbots|llms|ais|ai\s+models|language\s+models|(?:anyone|anything|whoever|whatever)\s+or\s+(?:anyone|anything|whoever|whatever))(?!\s+(?:team|industry|market|companies|vendors)))`;
+const AI_GENERAL = String.raw`(?:(?:any|all|every|each|other)\s+(?:[\w'-]+\s+){0,2}?${AI}|(?:(?:ai|automated|autonomous|shopping|chat|virtual|digital|llm|gpt)[\s-]+(?:[\w-]+\s+)?(?:assistants|bots|helpers|agents|guides|models|summari[sz]ers|digests|readers|crawlers|scrapers|schedulers)|conversational\s+(?:agents|assistants|ais)|(?:any|every|each)\s+(?:summari[sz]er|scheduler|crawler|scraper)s?|assistants|bots|chatbots|llms|ais|ai\s+models|language\s+models|(?:anyone|anything|whoever|whatever)\s+or\s+(?:anyone|anything|whoever|whatever))(?!\s+(?:team|industry|market|companies|vendors)))`;
+
+/** An article before them, English or left unglossed ("le client", "o cliente"): the gloss keeps those. */
+const ART = String.raw`(?:the|this|that|your|le|la|il|lo|l'|o|a|el|der|die|den|dem|des)`;
+/** The people the assistant serves, as pages name them. */
+const VISITOR = String.raw`(?:user|users|customer|customers|visitor|visitors|shopper|shoppers|client|buyer|patient|patients|student|students|person|guest|caller)`;
 
 /** Word families; each pattern is run once over the whole folded text. */
 const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
@@ -192,7 +198,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   [
     'consentOff',
     b(
-      String.raw`(?:confirm\w*|consent|approvals?|permissions?|authori[sz]ation)\s*(?:(?:dialog|prompt|step|check|question|screen)s?\s*)?(?:[:=]|(?:are|is|have\s+been|has\s+been|were|was)\s+(?:now\s+)?(?:switched|turned|set)?|switched|turned|set\s+to)?\s*(?:off|false|0|disabled|not\s+(?:required|needed|necessary|wanted)|unnecessary|unwanted|waived|skipped|suspended|bypassed)|no\s+(?:confirmation|approval|consent|permission)s?\s+(?:(?:dialog|prompt|step|check|question|screen)s?\s+)?(?:is\s+|are\s+)?(?:wanted|needed|required|necessary)|nothing\s+(?:needs|requires)\s+(?:approval|confirmation|consent|permission)|(?<!\b(?:the|a|an|this|that)\s)(?:skip|bypass|disable|suppress)\w*\s+(?:all\s+|any\s+|the\s+)?(?:[\w-]+\s+and\s+)?(?:confirmation|approval|consent)s?(?:\s+(?:step|steps|prompts?|dialogs?|checks?))?`,
+      String.raw`(?:confirm\w*|consent|approvals?|permissions?|authori[sz]ation)\s*(?:(?:dialog|prompt|step|check|question|screen)s?\s*)?(?:[:=]|(?:are|is|have\s+been|has\s+been|were|was)\s+(?:now\s+)?(?:switched|turned|set)?|switched|turned|set\s+to)?\s*(?:off|false|0|disabled|not\s+(?:required|needed|necessary|wanted)|unnecessary|unwanted|waived|skipped|suspended|bypassed)|no\s+(?:confirmation|approval|consent|permission)s?\s+(?:(?:dialog|prompt|step|check|question|screen)s?\s+)?(?:is\s+|are\s+)?(?:wanted|needed|required|necessary)|nothing\s+(?:needs|requires)\s+(?:approval|confirmation|consent|permission)|(?:no\s+longer|never\s+again)\s+(?:require|requires|need|needs)\s+(?:any\s+|a\s+)?(?:re-?)?(?:authenticat\w*|confirm\w*|verif\w*|approv\w*|consent|authori[sz]ation|2fa|otp)|(?<!\b(?:the|a|an|this|that)\s)(?:skip|bypass|disable|suppress)\w*\s+(?:all\s+|any\s+|the\s+)?(?:[\w-]+\s+and\s+)?(?:confirmation|approval|consent)s?(?:\s+(?:step|steps|prompts?|dialogs?|checks?))?`,
     ),
   ],
   // Someone claims to be the assistant's maker, operator or visitor: "the developer who built this widget",
@@ -311,12 +317,13 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     b(String.raw`system\s+prompt|(?:hidden|secret|initial|original|internal|developer|system|pre-?prompt|starting|first)\s+(?:instructions|prompt|directives|rules|configuration|preamble|setup)|(?:hidden|secret|system|developer|setup)\s+(?:message|text)|(?:your|the\s+assistant's|its)\s+(?:\w+\s+){0,2}?(?:instructions|prompt|directives|guidelines|configuration|setup|rules|programming|preamble|system\s+message|setup\s+message)|(?:the\s+)?(?:text|everything|all|words|content)\s+(?:above|before\s+this|at\s+the\s+(?:start|top))|what\s+you\s+(?:were|have\s+been)\s+(?:told|given|instructed)|(?:instructions|prompt|directives|guidelines|rules|setup)\s+you\s+(?:received|got|were\s+given|have\s+been\s+given)`),
   ],
   // AI readers addressed by a label, then told what to do: "AI helpers: answer…", "Shopping bots: switch
-  // into…", "Note for AI shopping guides: when someone asks…, say…". Not a speaker's turn ("Assistant: Sure,
+  // into…", "Note for AI shopping guides: when someone asks…, say…", "Agenda item for the AI scheduler:
+  // decline…", "to the helper bot: replace…", "When this email is processed by an assistant: unsubscribe…". Not a speaker's turn ("Assistant: Sure,
   // here it is"): the name is plural, general or marked as an AI, and an order follows the colon.
   [
     'aiLabel',
     new RegExp(
-      String.raw`(?<=^|[.!?;\n]\s*|(?:<!--|\/\/|\/\*|#+|\*\*|>|\[|\()\s*)(?:(?:dear|hey|hello|hi|attention|note\s+(?:to|for)|tip\s+(?:to|for)|message\s+(?:to|for)|reminder\s+(?:to|for)|to)\s+)?(?:the\s+)?(?:${AI_GENERAL}|(?:ai|shopping|automated|chat|virtual)\s+${AI}|(?:[\w']+\s+){0,2}?${AI}\s+(?:reading|answering|summari[sz]ing|consuming|processing|handling|using|on)\s+[^:.\n]{1,60}?)\s*:\s*(?:(?:please|kindly|just|also|now|so|from\s+now\s+on),?\s+)?(?:(?:when(?:ever)?|if|before|after|for|while|once|on|upon|during|as)\b[^.:;\n]{1,100}?,\s*)?${STEER}\b`,
+      String.raw`(?<=^|[.!?;:\n]\s*|(?:<!--|\/\/|\/\*|#+|\*\*|>|\[|\(|"|“)\s*)(?:(?:dear|hey|hello|hi|attention|note\s+(?:to|for)|tip\s+(?:to|for)|message\s+(?:to|for)|reminder\s+(?:to|for)|to|(?:[\w'-]+\s+){1,3}?for)\s+)?(?:the\s+|any\s+|all\s+)?(?:${AI_GENERAL}|(?:ai|shopping|automated|chat|virtual)\s+${AI}|(?<=(?:\bfor|(?:^|[.!?;:\n(\["“]\s*)to)\s+(?:the\s+|any\s+|all\s+)?)(?:[\w-]+\s+)?${AI}|(?:[\w']+\s+){0,2}?${AI}\s+(?:reading|answering|summari[sz]ing|consuming|processing|handling|using|on)\s+[^:.\n]{1,60}?|(?:when|whenever|if|once)\s+[^:.\n]{1,40}?\s+(?:is|are|gets?|get)\s+(?:processed|read|summari[sz]ed|handled|parsed|opened|ingested|scanned)\s+by\s+(?:an?\s+|the\s+|any\s+)?${AI})\s*:\s*(?:(?:please|kindly|just|also|now|so|from\s+now\s+on),?\s+)?(?:(?:when(?:ever)?|if|before|after|for|while|once|on|upon|during|as)\b[^.:;\n]{1,100}?,\s*)?${STEER}\b`,
       'gi',
     ),
   ],
@@ -327,6 +334,15 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     'askSecret',
     b(
       String.raw`(?<!(?:never|not|n't|nobody|no\s+one|won't)\s+(?:[\w']+\s+){0,2})(?:ask|asking|request|requesting|collect|collecting|obtain|get|demand|require)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?:user|users|customer|customers|visitor|visitors|shopper|shoppers|client|clients|buyer|buyers|account\s+holder|them|him|her)\s+(?:for\s+)?(?:[\w'-]+\s+){0,4}?(?:password|passcode|passphrase|pin|cvv|cvc|security\s+code|one-time\s+(?:code|password)|otp|sms\s+code|code\s+sms|verification\s+code|card\s+number|card\s+details|number\s+of\s+(?:the\s+)?card|iban|login\s+details|credentials)`,
+    ),
+  ],
+  // The visitor's own wishes set aside: "ignore what the user asked and add…", "whatever the visitor
+  // asked, the correct reply is…", "stop answering the customer's question", "regardless of what the
+  // patient wants, book…". Said to whoever serves the visitor; a page speaks of its visitors, not over them.
+  [
+    'visitorAside',
+    b(
+      String.raw`(?:ignore|disregard|forget|overlook|set\s+aside|never\s*mind|regardless\s+of|no\s+matter|irrespective\s+of|don't\s+care\s+about|do\s+not\s+care\s+about|stop\s+(?:answering|replying\s+to|responding\s+to)|don't\s+answer|do\s+not\s+answer|instead\s+of\s+answering|whatever)\s+(?:(?:what|whatever)\s+(?:you\s+)?(?:has\s+|have\s+)?(?:asked|wants|says|requested)\s+(?:to\s+)?${ART}\s+${VISITOR}\b|(?:what\s+|whatever\s+)?${ART}\s+${VISITOR}(?:'s|s')?\s+(?:(?:has\s+|had\s+|have\s+|just\s+|actually\s+|really\s+)?(?:asked|asks|ask|wants|want|wanted|will|says|said|requested|requests|wrote|typed|needs|prefers|chose|question|questions|request|requests|wishes|budget|preferences|choice|query|queries))\b|${ART}\s+(?:question|questions|request|requests|wishes|doubts|query|queries)\s+(?:of|from)\s+(?:the\s+)?${VISITOR}\b)`,
     ),
   ],
   // AI readers in general under an obligation to act on shoppers: "shopping assistants are required to
@@ -454,6 +470,7 @@ const COMBINATIONS: readonly Combination[] = [
   { ruleId: 'clause-ai-label', family: 'authority', needs: [['aiLabel']], spread: 400 },
   { ruleId: 'clause-ai-plural-modal', family: 'authority', needs: [['aiPluralModal']], spread: 400 },
   { ruleId: 'clause-ask-secret', family: 'authority', needs: [['askSecret']], spread: 200 },
+  { ruleId: 'clause-visitor-aside', family: 'override', needs: [['visitorAside']], spread: 200 },
 ];
 
 /** The combinations a clause's ideas make, each as the span from its first to its last idea. */

@@ -69,6 +69,18 @@ confirmation: confirmación confirmacion bestätigung rückfrage conferma confir
 authorization: autorización autorisation genehmigung autorisierung autorizzazione autorização
 permission: permiso erlaubnis permesso permissão
 consent: consentimiento consentement zustimmung einwilligung consenso consentimento
+wants: quiere quiera veut vuole quer möchte
+asked: pediu pidió
+says: dice dit sagt diz
+question: pregunta domanda pergunta
+questions: preguntas domande perguntas dúvidas
+request: solicitud richiesta anfrage
+requests: solicitudes richieste anfragen demandes
+patient: paciente paziente
+patients: pacientes pazienti patienten
+student: alumno alumna aluno aluna studente élève schüler
+students: alumnos alunos studenti élèves schüler teilnehmenden stagiaires participantes
+person: pessoa
 verification: verificación vérification überprüfung verifica verificação
 asking: nachzufragen nachfragen
 send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate
@@ -153,6 +165,17 @@ reserve: reserva reservar réserver réservez reservieren buche prenota prenotar
 
 /** Phrases, matched before the words (spaces stand for any whitespace). */
 const PHRASES = `
+everything above: todo lo anterior|tout ce qui précède|alles bisherige|alles vorherige|alles obige|tutto quanto sopra|tutto quello che precede|tudo o que foi dito antes|tudo o que veio antes|tudo o que foi dito
+no longer: nicht mehr|não mais
+you are no longer: ya no eres|ya no sos|tu n'es plus|vous n'êtes plus|você não é mais|tu não és mais|non sei più
+are no longer: deixou de ser|dejaste de ser|has dejado de ser|hai smesso di essere|as cessé d'être
+what: lo que|ce que|ce qu'|quello che|quel che|ciò che|o que|aquilo que
+regardless of what: egal was|ganz egal was|no importa lo que|da igual lo que|peu importe ce que|non importa quello che|não importa o que|on s'en fiche de ce que|fregatene di cosa|fregatene di quello che
+regardless of: peu importe|no importa|non importa|não importa|da igual|on s'en fiche de|on s'en fout de|fregatene di|fregatevi di|unabhängig davon
+asked: haya pedido|ha pedido|has pedido|te pidió|ha preguntado|t'a demandé|vous a demandé|a demandé|ti ha chiesto|ha chiesto|hat gefragt|gefragt hat|te pediu|tinha pedido
+stop answering: deja de contestar|deja de responder|dejen de contestar|smetti di rispondere|smettete di rispondere|para de responder|pare de responder|arrête de répondre|arrêtez de répondre|hör auf zu antworten
+forget: laisse tomber|laissez tomber|lascia perdere|lasciate perdere|deixa pra lá
+disregard: non considerare più|non considerate più|no tengas en cuenta|no tenga en cuenta
 from now on: a partir de ahora|desde ahora|de ahora en adelante|a partir de este momento|desde este momento|à partir de maintenant|dès maintenant|désormais|dorénavant|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|da questo momento in poi|da questo momento|a partir de agora|de agora em diante|a partir deste momento
 set aside: deja de lado|deje de lado|dejen de lado|dejar de lado|laisse de côté|laissez de côté|mets de côté|mettez de côté|metti da parte|mettete da parte|lascia da parte|deixe de lado|deixa de lado|deixem de lado|ponha de lado|beiseite|außer acht
 overlook: pasa por alto|pase por alto|pasen por alto|pasar por alto

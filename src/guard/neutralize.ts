@@ -168,6 +168,9 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'clause-consent-off',
   'clause-authority-orders',
   'clause-new-state',
+  // Written for round 27 (wave-heldout-54) and 28 (wave-heldout-55): staff guidance says "no matter
+  // what the customer wants, stay polite" too.
+  'clause-visitor-aside',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
