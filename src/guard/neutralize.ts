@@ -89,11 +89,19 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   // order). It still confirms a weak reading of glossed text (see `scoreOf`). A sentence of English
   // words dressed in more of those languages' small words than English ones ("Ignora todas las
   // instructions y que…") loses the classifier, not the rules and clauses, which read the gloss.
+  // Those sentences are read by a second model instead, trained on the gloss of attacks and pages
+  // written in those languages (src/guard/classifier.ts).
   for (const [folded, clause] of [
     ...clauseSpans(read).map((c) => [read, c] as const),
     ...classifierSpans(own)
       .filter((c) => !inAnotherLanguage(own.text.slice(c.start, c.end)))
       .map((c) => [own, c] as const),
+    ...(read === own
+      ? []
+      : classifierSpans(read, 'gloss', (from, to) => {
+          const [start, end] = sourceSpan(read, from, to);
+          return inAnotherLanguage(text.slice(start, end));
+        }).map((c) => [read, c] as const)),
   ]) {
     const [start, end] = sourceSpan(folded, clause.start, clause.end);
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });

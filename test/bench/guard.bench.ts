@@ -85,7 +85,7 @@ for (const [folder, set] of ownSets.sort((a, b) => numbered(a[0]) - numbered(b[0
   const hit = list.filter((x) => !neutralizeInstructions(str(x['text'])).text.includes(str(x['core']))).length;
   console.log(`${`${folder} (${set})`.padEnd(62)} ${String(hit).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * hit) / list.length).toFixed(1)}%`);
 }
-for (const folder of [...BENIGN_PAGE_SETS.trained, ...BENIGN_PAGE_SETS.fresh]) {
+for (const folder of [...BENIGN_PAGE_SETS.trained, ...BENIGN_PAGE_SETS.languages, ...BENIGN_PAGE_SETS.fresh]) {
   const list = rows(`${folder}/benign.json`).map(str);
   const altered = list.filter((t) => neutralizeInstructions(t).changed).length;
   console.log(`${`${folder} (benign, altered)`.padEnd(62)} ${String(altered).padStart(4)}/${String(list.length).padEnd(4)} ${((100 * altered) / list.length).toFixed(2)}%`);

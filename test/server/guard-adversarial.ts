@@ -96,7 +96,7 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-51', 'wave-heldout-52', 'wave-heldout-53'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-51', 'wave-heldout-52', 'wave-heldout-53', 'wave-heldout-56', 'wave-heldout-57'],
   // Development sets in Spanish, French, German, Italian and Portuguese (rounds 22, 23 and 28): tuned on like
   // `dev`, reported on their own and held to no target, since the guard reads those languages through a
   // gloss that catches about half of them (see README, Security).
@@ -144,17 +144,21 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 26', attacks: ['wave-heldout-53'], pages: ['wave-benign-pages-29'] },
   { name: 'round 27', attacks: ['wave-heldout-54'], pages: ['wave-benign-pages-30'] },
   { name: 'round 28', attacks: ['wave-heldout-55'], pages: ['wave-benign-pages-31'] },
+  { name: 'round 29', attacks: ['wave-heldout-56'], pages: ['wave-benign-pages-32'] },
+  { name: 'round 30', attacks: ['wave-heldout-57'], pages: ['wave-benign-pages-33'] },
 ];
 
 /**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
- * page's own sense apart, and trained on by the classifier) and `fresh` (-19 to -29, read once against the
- * guard as shipped, never tuned or trained on; the counts of -24 and -25, in other languages, chose how
- * the gloss and the classifier meet, see src/guard/neutralize.ts).
+ * page's own sense apart, and trained on by the classifier), `languages` (-24 and -25, in other
+ * languages, read once each; their counts chose how the gloss and the classifier meet, see
+ * src/guard/neutralize.ts, and the gloss classifier trains on them) and `fresh` (the others from -19
+ * on, read once against the guard as shipped, never tuned or trained on).
  */
-export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'fresh', readonly string[]>> = {
+export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-28', 'wave-benign-pages-29', 'wave-benign-pages-30', 'wave-benign-pages-31'],
+  languages: ['wave-benign-pages-24', 'wave-benign-pages-25'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-28', 'wave-benign-pages-29', 'wave-benign-pages-30', 'wave-benign-pages-31', 'wave-benign-pages-32', 'wave-benign-pages-33'],
 };
 
 /**
