@@ -71,7 +71,7 @@ permission: permiso erlaubnis permesso permissão
 consent: consentimiento consentement zustimmung einwilligung consenso consentimento
 wants: quiere quiera veut vuole quer möchte
 asked: pediu pidió
-says: dice dit sagt diz
+says: dit sagt diz
 question: pregunta domanda pergunta
 questions: preguntas domande perguntas dúvidas
 request: solicitud richiesta anfrage
@@ -79,7 +79,7 @@ requests: solicitudes richieste anfragen demandes
 patient: paciente paziente
 patients: pacientes pazienti patienten
 student: alumno alumna aluno aluna studente élève schüler
-students: alumnos alunos studenti élèves schüler teilnehmenden stagiaires participantes
+students: alumnos alunos studenti élèves teilnehmenden stagiaires participantes
 person: pessoa
 verification: verificación vérification überprüfung verifica verificação
 asking: nachzufragen nachfragen

@@ -293,7 +293,7 @@ function inAnotherLanguageSet(folder: string): boolean {
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
  * its page set read through the whole guard with it. On 2026-12-01, over the six rounds -49, -50,
  * -51, -53, -55 and -57 (720 attacks, 1,200 pages): without the gloss model 279 caught (38.8 %) and 19
- * pages altered (1.6 %); threshold 3: 482 and 37; 3.5: 465 and 32; 4: 438 (60.8 %) and 31 (2.6 %); 5:
+ * pages altered (1.6 %); threshold 3: 483 and 37; 3.5: 464 and 32; 4: 435 (60.4 %) and 31 (2.6 %); 5:
  * 400 and 25. Most of the pages it alters are in round 22's set (-25: AI-use policies and chatbot
  * tutorials quoting prompts), 10 of the 12 at threshold 4.
  */
