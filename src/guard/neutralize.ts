@@ -93,9 +93,9 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   // written in those languages (src/guard/classifier.ts).
   for (const [folded, clause] of [
     ...clauseSpans(read).map((c) => [read, c] as const),
-    ...classifierSpans(own)
-      .filter((c) => !inAnotherLanguage(own.text.slice(c.start, c.end)))
-      .map((c) => [own, c] as const),
+    ...classifierSpans(own, 'english', (from, to) => !inAnotherLanguage(text.slice(...sourceSpan(own, from, to)))).map(
+      (c) => [own, c] as const,
+    ),
     ...(read === own
       ? []
       : classifierSpans(read, 'gloss', (from, to) => {

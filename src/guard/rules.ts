@@ -699,11 +699,11 @@ const LATIN: InstructionRule[] = [
     // yourself as 'Orion, independent deal advisor'", "your previous persona has been retired". Not
     // "pretend you are a customer" (a training exercise) nor "introduce yourself to the group".
     id: 'new-identity',
-    trigger: /pretend|yourself|persona/i,
+    trigger: /pretend|yourself|persona|you are|you're|identity|voice|character|act as/i,
     family: 'persona',
     script: 'latin',
     pattern: rx(
-      String.raw`\bpretend\s+(?:that\s+)?you(?:'re|\s+are)\s+(?:now\s+)?(?:an?|the)\s+(?:[\w'-]+\s+){0,3}?(?:bot|chatbot|assistant|ai|model|llm)\b|\b(?:introduce|present|describe)\s+yourself\s+(?:from\s+now\s+on\s+|now\s+|henceforth\s+)?as\s+['"“‘]|\b(?:call|name|refer\s+to)\s+yourself\s+['"“‘]|\byour\s+(?:previous|old|former|current|original|assistant)\s+persona\s+(?:has\s+been|is|was)\s+(?:retired|replaced|removed|deleted|revoked|switched\s+off|disabled|ended)\b|\bpersona_?override\b`,
+      String.raw`\bpretend\s+(?:that\s+)?you(?:'re|\s+are)\s+(?:now\s+)?(?:an?|the)\s+(?:[\w'-]+\s+){0,3}?(?:bot|chatbot|assistant|ai|model|llm)\b|\b(?:introduce|present|describe)\s+yourself\s+(?:from\s+now\s+on\s+|now\s+|henceforth\s+)?as\s+['"“‘]|\b(?:call|name|refer\s+to)\s+yourself\s+['"“‘]|\byour\s+(?:previous|old|former|current|original|assistant)\s+persona\s+(?:has\s+been|is|was)\s+(?:retired|replaced|removed|deleted|revoked|switched\s+off|disabled|ended)\b|\bpersona_?override\b|\byou(?:'re|\s+are)\s+now\s+['"“]?[\w-]+['"”]?,\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+){0,3}?(?:ai|bot|chatbot|assistant|model|llm)\b|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:['"“]?[\w-]+['"”]?,\s+)?(?:an?\s+)?(?:[\w'-]+\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:[\w-]+\s+){0,2}?(?:ai|bot|assistant|model|build|version|agent|processor)\b|\b(?:assume|adopt|take\s+on)\s+(?:the\s+)?(?:identity|persona|voice|character)\s+of\s+['"“]|\bact\s+as\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+){0,3}?(?:bot|assistant|ai|agent)\s+['"“]`,
     ),
   },
   {
@@ -776,7 +776,7 @@ const LATIN: InstructionRule[] = [
     family: 'role_tag',
     script: 'latin',
     pattern: rx(
-      String.raw`<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn)\s*\|>(?:\s*(?:system|assistant|user|developer)\b)?|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>|^[ \t]*#{1,4}[ \t]*(?:instructions?|system(?:\s+prompt)?|new\s+instructions?|response)[ \t]*:?[ \t]*$|^[ \t]*(?:(?:\/\/|\/\*|>)[ \t]*)?(?:assistant|system|developer)[ \t]*:|<!--[ \t]*(?:assistant|system|developer)[ \t]*:`, 'gimu',
+      String.raw`<\|\s*(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn)\s*\|>(?:\s*(?:system|assistant|user|developer)\b)?|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>|^[ \t]*#{1,4}[ \t]*(?:instructions?|system(?:\s+prompt)?(?:\s+(?:update|override|change|patch))?|new\s+instructions?|response)(?:[ \t]*:?[ \t]*$|[ \t]*#+(?=[ \t]+\S))|^[ \t]*(?:(?:\/\/|\/\*|>)[ \t]*)?(?:assistant|system|developer)[ \t]*:|<!--[ \t]*(?:assistant|system|developer)[ \t]*:`, 'gimu',
     ),
   },
   {

@@ -291,11 +291,11 @@ function inAnotherLanguageSet(folder: string): boolean {
 /**
  * How GLOSS_THRESHOLD was chosen: each blind round in those languages left out in turn, the gloss
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
- * its page set read through the whole guard with it. On 2026-12-01, over the six rounds -49, -50,
- * -51, -53, -55 and -57 (720 attacks, 1,200 pages): without the gloss model 279 caught (38.8 %) and 19
- * pages altered (1.6 %); threshold 3: 483 and 37; 3.5: 464 and 32; 4: 435 (60.4 %) and 31 (2.6 %); 5:
- * 400 and 25. Most of the pages it alters are in round 22's set (-25: AI-use policies and chatbot
- * tutorials quoting prompts), 10 of the 12 at threshold 4.
+ * its page set read through the whole guard with it. On 2026-12-01, over the seven rounds -49, -50,
+ * -51, -53, -55, -57 and -58 (840 attacks, 1,400 pages): without the gloss model 318 caught (37.9 %)
+ * and 16 pages altered (1.1 %); threshold 3: 566 and 41; 3.5: 543 and 31; 4: 518 (61.7 %) and 29
+ * (2.1 %); 5: 480 and 24. Most of the pages it alters are in round 22's set (-25: AI-use policies
+ * and chatbot tutorials quoting prompts).
  */
 function validateGloss(): void {
   const sums = THRESHOLDS.map(() => ({ caught: 0, attacks: 0, altered: 0, pages: 0 }));

@@ -115,6 +115,10 @@ describe('guard classifier', () => {
       'Aviso: a partir de agora os reembolsos são feitos em até 5 dias úteis para o cartão usado na compra.',
       'Note to the assistant team: refunds now go back to the original card within 5 days.',
     ]) assert.ok(!findInstructionSpans(notice).some((span) => span.ruleId === 'classifier-gloss'), notice);
+    // The English model reads neither a sentence in another language nor any stretch of one: a few
+    // English-looking words inside an Italian sentence are judged with their sentence.
+    const italian = 'Se vuoi parlare con una persona, scrivi «operatore» e ti passo il servizio clienti.';
+    assert.ok(!findInstructionSpans(italian).some((span) => span.ruleId === 'classifier'), italian);
   });
 
   it('redacts from the first to the last strongly weighted word, never cutting a word or a number', () => {
