@@ -293,23 +293,25 @@ function inAnotherLanguageSet(folder: string): boolean {
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
  * its page set read through the whole guard with it. On 2026-12-01, over the seven rounds -49, -50,
  * -51, -53, -55, -57 and -58 (840 attacks, 1,400 pages): without the gloss model 318 caught (37.9 %)
- * and 16 pages altered (1.1 %); threshold 3: 566 and 41; 3.5: 543 and 31; 4: 518 (61.7 %) and 29
- * (2.1 %); 5: 480 and 24. Most of the pages it alters are in round 22's set (-25: AI-use policies
- * and chatbot tutorials quoting prompts).
+ * and 16 pages altered (1.1 %); threshold 3: 547 and 39; 3.5: 522 and 30; 4: 503 (59.9 %) and 27
+ * (1.9 %); 5: 468 and 23. Most of the pages it alters are in round 22's set (-25: AI-use policies
+ * and chatbot tutorials quoting prompts). Each page set is trained on once per fold (an earlier
+ * version of this validation counted -25 twice and read 518 and 29 at 4).
  */
 function validateGloss(): void {
   const sums = THRESHOLDS.map(() => ({ caught: 0, attacks: 0, altered: 0, pages: 0 }));
   let base = { caught: 0, altered: 0 };
   for (const round of GLOSS_ROUNDS) {
     const others = GLOSS_ROUNDS.filter((r) => r !== round);
-    const model = train(glossExamples(others.flatMap((r) => r.attacks), [...GLOSS_BENIGN_PAGES, ...others.flatMap((r) => r.pages)].filter((f) => !round.pages.includes(f))));
+    const pages = [...new Set([...GLOSS_BENIGN_PAGES, ...others.flatMap((r) => r.pages)])].filter((f) => !round.pages.includes(f));
+    const model = train(glossExamples(others.flatMap((r) => r.attacks), pages));
     const attacks = round.attacks.flatMap((f) => rows(`${f}/attacks.json`));
-    const pages = round.pages.flatMap((f) => rows(`${f}/benign.json`).map(str));
+    const roundPages = round.pages.flatMap((f) => rows(`${f}/benign.json`).map(str));
     const caughtBy = () => attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
-    const alteredBy = () => pages.filter((x) => neutralizeInstructions(x).changed).length;
+    const alteredBy = () => roundPages.filter((x) => neutralizeInstructions(x).changed).length;
     const off = withModel({ bias: -1e9, weights: [] }, () => [caughtBy(), alteredBy()] as const, 'gloss');
     base = { caught: base.caught + off[0], altered: base.altered + off[1] };
-    const line: string[] = [`without: ${off[0]}/${attacks.length}, ${off[1]}/${pages.length} pages`];
+    const line: string[] = [`without: ${off[0]}/${attacks.length}, ${off[1]}/${roundPages.length} pages`];
     THRESHOLDS.forEach((threshold, t) => {
       withModel({ ...model, threshold }, () => {
         const caught = caughtBy();
@@ -318,7 +320,7 @@ function validateGloss(): void {
         sum.caught += caught;
         sum.attacks += attacks.length;
         sum.altered += altered;
-        sum.pages += pages.length;
+        sum.pages += roundPages.length;
         line.push(`th ${threshold}: ${caught}, ${altered} pages`);
       }, 'gloss');
     });
