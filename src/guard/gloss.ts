@@ -70,6 +70,7 @@ authorization: autorización autorisation genehmigung autorisierung autorizzazio
 permission: permiso erlaubnis permesso permissão
 consent: consentimiento consentement zustimmung einwilligung consenso consentimento
 wants: quiere quiera veut vuole quer möchte
+is: è ist est é
 asked: pediu pidió
 says: dit sagt diz
 question: pregunta domanda pergunta
@@ -165,6 +166,11 @@ reserve: reserva reservar réserver réservez reservieren buche prenota prenotar
 
 /** Phrases, matched before the words (spaces stand for any whitespace). */
 const PHRASES = `
+everything you have been told: quanto ti è stato detto|tutto quello che ti è stato detto|tutto ciò che ti è stato detto|tutto quello che ti hanno detto|todo lo que te han dicho|todo lo que se te ha dicho|todo lo que te dijeron|tout ce qu'on t'a dit|tout ce que l'on t'a dit|tout ce qui t'a été dit|alles, was dir gesagt wurde|alles was dir gesagt wurde|alles, was man dir gesagt hat|tudo o que te disseram|tudo o que lhe foi dito|tudo o que te foi dito
+pretend to be: fai finta di essere|fate finta di essere|finge di essere|haz como si fueras|finge ser|finja ser|fais comme si tu étais|faz de conta que és|faz de conta que é|finja que é|tu so, als wärst du|tu so als wärst du
+hidden instructions: istruzioni riservate|istruzioni nascoste|istruzioni segrete|instructions secrètes|instructions cachées|consignes secrètes|consignes cachées|instrucciones ocultas|instrucciones secretas|instrucciones reservadas|instruções ocultas|instruções secretas|instruções reservadas|geheimen anweisungen|versteckten anweisungen|geheime anweisungen
+you received: hai ricevuto|avete ricevuto|has recibido|recibiste|tu as reçu|tu as reçues|vous avez reçu|vous avez reçues|você recebeu|du erhalten hast|du bekommen hast
+you were given: que te dieron|que te han dado|que le dieron|que le han dado|qu'on t'a données|qu'on t'a donné|que l'on t'a données|che ti hanno dato|che ti sono state date|che ti hanno fornito|que te deram|que lhe deram|que te passaram|die man dir gegeben hat|die dir gegeben wurden
 everything above: todo lo anterior|tout ce qui précède|alles bisherige|alles vorherige|alles obige|tutto quanto sopra|tutto quello che precede|tudo o que foi dito antes|tudo o que veio antes|tudo o que foi dito
 no longer: nicht mehr|não mais
 you are no longer: ya no eres|ya no sos|tu n'es plus|vous n'êtes plus|você não é mais|tu não és mais|non sei più
@@ -284,11 +290,11 @@ const PHRASE_SOURCE = [...PHRASE_GLOSS.keys()]
   .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]").replace(/ /g, '\\s+'))
   .join('|');
 /** A request to the assistant, an elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
-const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])${AI_NAMED}(?![\\p{L}\\p{M}])|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
+const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])${AI_NAMED}(?![\\p{L}\\p{M}])|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu|un)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
 /** Forms glossed only as written in lower case: "al" (Spanish "to the"), not "Al" (a name). */
 const LOWER_CASE_ONLY: ReadonlySet<string> = new Set(['al']);
 /** What an elision glosses to. */
-const ELISION: Readonly<Record<string, string>> = { l: 'the ', dell: 'of the ', all: 'to the ', nell: 'in the ', sull: 'on the ', dall: 'from the ', qu: 'that ' };
+const ELISION: Readonly<Record<string, string>> = { l: 'the ', dell: 'of the ', all: 'to the ', nell: 'in the ', sull: 'on the ', dall: 'from the ', qu: 'that ', un: 'an ' };
 const bare = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');
 /** The words without accents, for forms written with a pronoun attached ("escríbelo", "cópialas"). */
 const BARE_GLOSS = new Map([...WORD_GLOSS].map(([form, english]) => [bare(form), english]));
