@@ -245,8 +245,14 @@ function validate(): void {
  * sets written in them (`BENIGN_PAGE_SETS.languages`). Each text is folded and glossed whole, as the
  * guard reads it, and cut into sentences there.
  */
-const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages;
-const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages;
+/**
+ * Round 31 (-58 and its pages -34) is held out of the gloss training: read after the model was
+ * trained, then used to shape a few glosses, it stays the one round in those languages the shipped
+ * model never saw (it reads 50.8 % with it).
+ */
+const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34'];
+const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
+const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 
 function glossExamples(attackSets: readonly string[], pageSets: readonly string[]): Example[] {
   const out: Example[] = [];

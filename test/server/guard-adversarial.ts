@@ -96,12 +96,12 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-58'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23 and 28 tuned on like `dev`,
   // and with rounds 24, 26 and 30 the gloss classifier's training data (test/guard-model/train.ts).
-  // Reported on their own and held to no target (see README, Security); the newest round in those
-  // languages stays `fresh`.
-  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57'],
+  // Reported on their own and held to no target (see README, Security); a new round in those languages
+  // is `fresh` until anything is tuned or trained on it.
+  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58'],
 };
 
 /**
@@ -162,8 +162,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
-  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-28', 'wave-benign-pages-30', 'wave-benign-pages-32', 'wave-benign-pages-34', 'wave-benign-pages-35'],
+  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-28', 'wave-benign-pages-30', 'wave-benign-pages-32', 'wave-benign-pages-35'],
 };
 
 /**
