@@ -239,7 +239,9 @@ const GERMAN_ACTS = [...parse(WORDS)].filter(([form, english]) => ACTS.has(engli
  */
 const AI_QUALIFIER = String.raw`(?:virtual|virtuel|virtuale|automatizado|automatique|automatico|automático|digital|numérique|digitale|conversacional|conversationnel|de\s+atención|ia|de\s+ia)`;
 // "Agent" alone is a person at the counter ("l'agent est tenu de vérifier…"): only a qualified one is the assistant.
-const AI_NOUN = String.raw`(?:(?:asistente|assistant|assistante|assistente|assistent|bot|chatbot|mod[eè]lo?|modell|modello|ia|ki|sistema|système|system)(?:\s+${AI_QUALIFIER})?|agente?\s+${AI_QUALIFIER})`;
+// "Los asistentes" alone are also the attendees ("se ruega a los asistentes que lleguen…"): a plural
+// is the assistant only with a qualifier ("a los asistentes virtuales").
+const AI_NOUN = String.raw`(?!(?:asistentes|assistentes|assistenti|assistants)(?![\p{L}\p{M}])(?!\s+${AI_QUALIFIER}))(?:(?:asistente|assistant|assistante|assistente|assistent|bot|chatbot|mod[eè]lo?|modell|modello|ia|ki|sistema|système|system)(?:s?\s+${AI_QUALIFIER}(?:es|s|i)?)?|agente?s?\s+${AI_QUALIFIER}(?:es|s|i)?)`;
 const REQUESTS: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`se\s+(?:le\s+)?(?:solicita|pide|ruega|requiere|instruye|ordena|exige|encarga)\s+(?:al|a\s+la|a\s+todo|a\s+toda|a\s+cualquier|a\s+los|a\s+las)\s+${AI_NOUN}s?\s+(?:que|a)`, 'iu'),
   new RegExp(String.raw`(?:il\s+est|on)\s+(?:demand[ée]|requis|ordonn[ée]|exig[ée]|enjoint|prescrit|demande|ordonne|exige)\s+(?:à\s+l['’]|au\s+|aux\s+|à\s+tout\s+|à\s+chaque\s+)${AI_NOUN}s?\s+(?:de|d['’])`, 'iu'),

@@ -297,10 +297,10 @@ function inAnotherLanguageSet(folder: string): boolean {
 /**
  * How GLOSS_THRESHOLD was chosen: each blind round in those languages left out in turn, the gloss
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
- * its page set read through the whole guard with it. On 2026-12-01, over the seven rounds -49, -50,
- * -51, -53, -55, -57 and -58 (840 attacks, 1,400 pages): without the gloss model 322 caught (38.3 %)
- * and 15 pages altered (1.1 %); threshold 3: 553 and 42; 3.5: 526 and 29; 4: 504 (60.0 %) and 27
- * (1.9 %); 5: 474 and 24. Most of the pages it alters are in round 22's set (-25: AI-use policies
+ * its page set read through the whole guard with it. On 2026-12-01, over the eight rounds -49, -50,
+ * -51, -53, -55, -57, -58 and -60 (960 attacks, 1,600 pages): without the gloss model 351 caught
+ * (36.6 %) and 16 pages altered (1.0 %); threshold 3: 638 and 43; 3.5: 621 and 34; 4: 598 (62.3 %)
+ * and 28 (1.8 %); 5: 532 and 26. Most of the pages it alters are in round 22's set (-25: AI-use policies
  * and chatbot tutorials quoting prompts). Each page set is trained on once per fold (an earlier
  * version of this validation counted -25 twice and read 518 and 29 at 4, with an older gloss).
  */

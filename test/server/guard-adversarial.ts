@@ -94,9 +94,9 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
  * the classifier's training read (a new round moves the fresh set into `dev` here and nowhere else).
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
-  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59].map((n) => ownFolder('wave-heldout', n)),
+  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-60'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23 and 28 tuned on like `dev`,
   // and with rounds 24, 26 and 30 the gloss classifier's training data (test/guard-model/train.ts).
   // Reported on their own and held to no target (see README, Security); a new round in those languages
@@ -114,11 +114,12 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * wave-heldout-50 (round 23, the same languages) its requests with no subject. wave-heldout-54 (round 27)
  * and -55 (round 28, the five languages) shaped the reading of the visitor's wishes set aside
  * (`clause-visitor-aside`), labels "for the AI scheduler:", and new identities (`new-identity`);
- * wave-heldout-59 (round 32) named personas and telegraphic orders. The English classifier was not
+ * wave-heldout-59 (round 32) named personas and telegraphic orders, wave-heldout-61 (round 34) labels
+ * and readers in developer docs. The English classifier was not
  * retrained with any of them (the gloss classifier trains on -49, -50 and -55: see
  * test/guard-model/train.ts).
  */
-export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-46', 'wave-heldout-48', 'wave-heldout-49', 'wave-heldout-50', 'wave-heldout-54', 'wave-heldout-55', 'wave-heldout-59'];
+export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-46', 'wave-heldout-48', 'wave-heldout-49', 'wave-heldout-50', 'wave-heldout-54', 'wave-heldout-55', 'wave-heldout-59', 'wave-heldout-61'];
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -151,6 +152,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 30', attacks: ['wave-heldout-57'], pages: ['wave-benign-pages-33'] },
   { name: 'round 31', attacks: ['wave-heldout-58'], pages: ['wave-benign-pages-34'] },
   { name: 'round 32', attacks: ['wave-heldout-59'], pages: ['wave-benign-pages-35'] },
+  { name: 'round 33', attacks: ['wave-heldout-60'], pages: ['wave-benign-pages-36'] },
+  { name: 'round 34', attacks: ['wave-heldout-61'], pages: ['wave-benign-pages-37'] },
 ];
 
 /**
@@ -163,7 +166,7 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-28', 'wave-benign-pages-30', 'wave-benign-pages-32', 'wave-benign-pages-35'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-28', 'wave-benign-pages-30', 'wave-benign-pages-32', 'wave-benign-pages-35', 'wave-benign-pages-36', 'wave-benign-pages-37'],
 };
 
 /**

@@ -57,6 +57,7 @@ const BENIGN: string[] = [
   'Der Assistent muss regelmäßig geprüft werden.',
   'Unsere Mitarbeiter sollen Kunden freundlich informieren.',
   'Los asistentes virtuales pueden ayudarte a elegir la talla.',
+  'Se ruega a los asistentes que lleguen con 30 minutos de antelación.',
 ];
 
 describe('the gloss of other languages', () => {
