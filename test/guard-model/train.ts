@@ -10,17 +10,30 @@
  * embedded attack), every sentence of the benign corpora and the widget's own messages to the model
  * (test/server/own-messages.ts). The held-out and fresh sets (OWN_ATTACK_SETS and BENIGN_PAGE_SETS in
  * test/server/guard-adversarial.ts) are never trained on: they are what the figures are read on; nor
- * are the development sets in NOT_TRAINED_ON. (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
+ * are the development sets in NOT_TRAINED_ON (none since 2026-12-01 16:25, see below). (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
  * tool descriptions; capped it moved along the same curve, more caught and more pages altered on the
  * rounds left out. Not shipped.) Model: logistic regression over each sentence's words and word
  * pairs (seen at least twice), attacks weighted up to balance the classes, 30 epochs of SGD with a
  * seeded shuffle, no single word's weight beyond ±2.5 (UNIGRAM_CAP), weights under 0.35 in size
- * dropped (8,164 weights, 39 KB gzip), rounded to a tenth.
+ * dropped (9,983 weights, 47 KB gzip), rounded to a tenth.
  *
  * Validation (`--validate`: how the threshold and the weak readings of src/guard/neutralize.ts are
- * chosen, before the newest round is read): each of the nine blind rounds trained on (ROUNDS) left
- * out in turn, the classifier trained without it and without the odd-numbered wildguard prompts,
- * and the round read through the whole guard with that model. Over the nine: threshold 3 catches
+ * chosen, before the newest round is read): each blind round trained on (ROUNDS) left out in turn,
+ * the classifier trained without it and without the odd-numbered wildguard prompts, and the round
+ * read through the whole guard with that model.
+ *
+ * On 2026-12-01 16:25 the English development sets once kept out (-46, -48, -54, -59, -61) and the
+ * page sets of their rounds (-21, -23, -30, -35, -37) joined the training, and the threshold went
+ * from 3 to 3.5. Leaving each of the fourteen rounds out: at 3.5, 2,124 of 2,440 attacks caught
+ * (87.0 %) and 103 of 3,600 pages altered (2.9 %), wildguard 127 in 14 × 475; on the nine rounds
+ * 8–16 alone 1,616 of 1,840 and 62 pages, where the earlier training read 1,615 and 68 at 3; on the
+ * five rounds added, 508 of 600 and 41 of 1,200 pages, where the shipped model then read 511 and 54.
+ * On the sets neither model trained on, English rounds -43 to -45, -47, -52 and -56: 556 of 720
+ * caught (554 before) and 25 of 1,000 pages altered in -19, -20, -22, -28 and -32 (44 before).
+ * At 3 the larger training caught more (571) but read an honest "The customer asked to change the
+ * delivery address to 10 Main St." as an order (3.3).
+ *
+ * Before that, over the nine rounds 8–16: threshold 3 catches
  * 1,612 of 1,840 attacks (87.6 %) and alters 68 of 2,400 pages (2.8 %); 3.5: 85.4 % and 2.6 %; 4:
  * 83.0 % and 2.3 %. Without the cap on single words: 88.0 % and 3.3 % at 3, 86.4 % and 3.0 % at
  * 3.5, and at 3 a single strong word carried one-word sentences of tool docs
@@ -50,7 +63,7 @@ import { OWN_MESSAGES } from '../server/own-messages.js';
 const CORPORA = new URL('../corpora/', import.meta.url);
 const OUT = new URL('../../src/guard/classifier-weights.ts', import.meta.url);
 const GLOSS_OUT = new URL('../../src/guard/gloss-classifier-weights.ts', import.meta.url);
-const THRESHOLD = 3;
+const THRESHOLD = 3.5;
 /** The gloss model's threshold, chosen by `--validate-gloss` (see {@link validateGloss}). */
 const GLOSS_THRESHOLD = 4;
 const PRUNE = 0.35;

@@ -105,21 +105,15 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
 };
 
 /**
- * Development sets the classifier is not trained on: wave-heldout-46 shaped two clause readings
- * (src/guard/clauses.ts, readers labelled or named in general), but a classifier trained with it read
- * the next blind round worse (94 of 120 against 98), so its weights were not kept. wave-heldout-48
- * (round 21) shaped the AI names and lead-ins of those readings and the readings in other languages
- * (src/guard/rules.ts `persona-romance`; its `ai-obliged-romance` later gave way to the gloss); wave-heldout-49 (round 22, in Spanish,
- * French, German, Italian and Portuguese) the English gloss of those languages (src/guard/gloss.ts),
- * wave-heldout-50 (round 23, the same languages) its requests with no subject. wave-heldout-54 (round 27)
- * and -55 (round 28, the five languages) shaped the reading of the visitor's wishes set aside
- * (`clause-visitor-aside`), labels "for the AI scheduler:", and new identities (`new-identity`);
- * wave-heldout-59 (round 32) named personas and telegraphic orders, wave-heldout-61 (round 34) labels
- * and readers in developer docs. The English classifier was not
- * retrained with any of them (the gloss classifier trains on -49, -50 and -55: see
- * test/guard-model/train.ts).
+ * Development sets the English classifier is not trained on. wave-heldout-46 was once kept out (a
+ * classifier trained with it read the next blind round worse, 94 of 120 against 98), and -48, -54,
+ * -59 and -61 after it, each having shaped readings (src/guard/clauses.ts and rules.ts). On
+ * 2026-12-01 16:25, leaving each of fourteen rounds out showed the classifier trained with all of
+ * them (and their rounds' page sets) as good at catching and better at leaving pages alone, and on
+ * the sets neither model trained on 556 of 720 attacks against 554 and 25 of 1,000 pages altered
+ * against 44 (test/guard-model/train.ts): none is kept out since.
  */
-export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-46', 'wave-heldout-48', 'wave-heldout-49', 'wave-heldout-50', 'wave-heldout-54', 'wave-heldout-55', 'wave-heldout-59', 'wave-heldout-61'];
+export const NOT_TRAINED_ON: readonly string[] = [];
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -158,15 +152,16 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 
 /**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
- * page's own sense apart, and trained on by the classifier), `languages` (in other languages, read
+ * page's own sense apart, and trained on by the classifier; and since 2026-12-01 16:25 the page sets
+ * of the development rounds 19, 21, 27, 32 and 34: -21, -23, -30, -35, -37), `languages` (in other languages, read
  * once each; the counts of -24 and -25 chose how the gloss and the classifier meet, see
  * src/guard/neutralize.ts, and the gloss classifier trains on all of them but the newest) and `fresh` (the others from -19
  * on, read once against the guard as shipped, never tuned or trained on).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
-  trained: Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)),
+  trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-21', 'wave-benign-pages-22', 'wave-benign-pages-23', 'wave-benign-pages-28', 'wave-benign-pages-30', 'wave-benign-pages-32', 'wave-benign-pages-35', 'wave-benign-pages-36', 'wave-benign-pages-37'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-36'],
 };
 
 /**
