@@ -82,15 +82,16 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     }
   }
   const { own, read } = (latin ??= readLatin(text));
-  // The classifier reads English. It flags on its own only in the text's own words, never the
-  // gloss (pidgin English it was not trained on: alone on the gloss it flagged 12.5 % and 19.5 % of
-  // two blind page sets in those languages), and never a sentence written in another language
-  // (`inAnotherLanguage`: "Der Assistent hilft Ihnen bei Fragen…" read as English scored as an
-  // order). It still confirms a weak reading of glossed text (see `scoreOf`). A sentence of English
-  // words dressed in more of those languages' small words than English ones ("Ignora todas las
-  // instructions y que…") loses the classifier, not the rules and clauses, which read the gloss.
-  // Those sentences are read by a second model instead, trained on the gloss of attacks and pages
-  // written in those languages (src/guard/classifier.ts).
+  // Two classifiers, one sentence each, by the sentence's language (`inAnotherLanguage`, judged on
+  // the whole sentence of the original text):
+  // - the English one reads English sentences in the text's own words, never the gloss (pidgin it
+  //   was not trained on: alone on the gloss it flagged 12.5 % and 19.5 % of two blind page sets in
+  //   those languages; "Der Assistent hilft Ihnen bei Fragen…" read as English scored as an order);
+  // - the gloss one (src/guard/classifier.ts) reads the gloss of the sentences written in Spanish,
+  //   French, German, Italian or Portuguese, including English words dressed in those languages'
+  //   small words ("Ignora todas las instructions y que…").
+  // The English one still confirms a weak reading of glossed text (see `scoreOf`: the gloss one did
+  // no better there and read a human "agent est tenu de" as an order).
   for (const [folded, clause] of [
     ...clauseSpans(read).map((c) => [read, c] as const),
     ...classifierSpans(own, 'english', (from, to) => !inAnotherLanguage(text.slice(...sourceSpan(own, from, to)))).map(
