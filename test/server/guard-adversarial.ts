@@ -96,7 +96,7 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-60'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-60', 'wave-heldout-62', 'wave-heldout-63'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23 and 28 tuned on like `dev`,
   // and with rounds 24, 26 and 30 the gloss classifier's training data (test/guard-model/train.ts).
   // Reported on their own and held to no target (see README, Security); a new round in those languages
@@ -148,6 +148,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 32', attacks: ['wave-heldout-59'], pages: ['wave-benign-pages-35'] },
   { name: 'round 33', attacks: ['wave-heldout-60'], pages: ['wave-benign-pages-36'] },
   { name: 'round 34', attacks: ['wave-heldout-61'], pages: ['wave-benign-pages-37'] },
+  { name: 'round 35', attacks: ['wave-heldout-62'], pages: ['wave-benign-pages-38'] },
+  { name: 'round 36', attacks: ['wave-heldout-63'], pages: ['wave-benign-pages-39'] },
 ];
 
 /**
@@ -161,7 +163,7 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-36'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-36', 'wave-benign-pages-38', 'wave-benign-pages-39'],
 };
 
 /**
