@@ -165,15 +165,15 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
       String.raw`(?:(?:the|this|that|any|every|all|our|your|some|an?|whichever)\s+)?${AI_ANY}${AI_TOPIC}\s+(?:that\s+(?:is\s+|are\s+)?|who\s+(?:is\s+|are\s+)?|which\s+(?:is\s+|are\s+)?)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|viewing|seeing|reads|processes|parses|handles|summari[sz]es|sees|ingesting|ingests|crawling|browsing|describing|answering|replying|responding|working|acting|picks?\s+(?:this|it)\s+up|picking\s+(?:this|it)\s+up)\s+(?:this|these|the|my|our|on|for|to)|if\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:(?:embedded|built-in|on-site|site's|website's|site|store's|shop's)\s+)?(?:ai|a\.i\.|assistant|ai\s+assistant|language\s+model|llm|bot|chatbot|agent|ai\s+agent|model|automated|machine)`,
     ),
   ],
-  // Someone asks or orders the assistant: "We need the assistant to…", "I'm instructing the chat agent directly".
+  // Someone asks or orders the assistant: "We need the assistant to…", "I'm instructing the chat agent
+  // directly", and telegraphic: "instruct assistant: cancel delivery", "command the bot: refund".
   [
     'askAssistant',
-    b(
-      String.raw`(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:)`,
+    new RegExp(
+      String.raw`\b(?:(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:`,
+      'gi',
     ),
   ],
-  // Telegraphic: "instruct assistant: cancel delivery", "command the bot: refund".
-  ['askAssistant', new RegExp(String.raw`\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:`, 'gi')],
   // The assistant told what it must do, something with consequences: "the assistant should treat it as confirmed".
   [
     'assistantModal',

@@ -92,17 +92,11 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   //   small words ("Ignora todas las instructions y que…").
   // The English one still confirms a weak reading of glossed text (see `scoreOf`: the gloss one did
   // no better there and read a human "agent est tenu de" as an order).
+  const foreign = (folded: FoldedText) => (from: number, to: number) => inAnotherLanguage(text.slice(...sourceSpan(folded, from, to)));
   for (const [folded, clause] of [
     ...clauseSpans(read).map((c) => [read, c] as const),
-    ...classifierSpans(own, 'english', (from, to) => !inAnotherLanguage(text.slice(...sourceSpan(own, from, to)))).map(
-      (c) => [own, c] as const,
-    ),
-    ...(read === own
-      ? []
-      : classifierSpans(read, 'gloss', (from, to) => {
-          const [start, end] = sourceSpan(read, from, to);
-          return inAnotherLanguage(text.slice(start, end));
-        }).map((c) => [read, c] as const)),
+    ...classifierSpans(own, 'english', (from, to) => !foreign(own)(from, to)).map((c) => [own, c] as const),
+    ...(read === own ? [] : classifierSpans(read, 'gloss', foreign(read)).map((c) => [read, c] as const)),
   ]) {
     const [start, end] = sourceSpan(folded, clause.start, clause.end);
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });

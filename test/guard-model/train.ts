@@ -212,6 +212,18 @@ const THRESHOLDS = [3, 3.5, 4, 5] as const;
  * reading, classifier) with that model in place of the shipped one, at several thresholds. The sum
  * over rounds is what a new round written blind may expect, better than any one round.
  */
+/** A round's attacks and honest pages, as its corpora hold them. */
+function roundTexts(round: { attacks: readonly string[]; pages: readonly string[] }): { attacks: Row[]; pages: string[] } {
+  return {
+    attacks: round.attacks.flatMap((f) => rows(`${f}/attacks.json`)),
+    pages: round.pages.flatMap((f) => rows(`${f}/benign.json`).map(str)),
+  };
+}
+/** How many attacks the whole guard, as it stands, keeps from reaching the model whole. */
+const caughtOf = (attacks: readonly Row[]) => attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
+/** How many honest texts the whole guard, as it stands, alters. */
+const alteredOf = (texts: readonly string[]) => texts.filter((x) => neutralizeInstructions(x).changed).length;
+
 function validate(): void {
   const prompts = (benignTexts()['wildguard-benign'] ?? []).filter((_, i) => i % 2 === 1);
   const sums = THRESHOLDS.map(() => ({ caught: 0, attacks: 0, altered: 0, pages: 0, prompts: 0 }));
@@ -222,15 +234,13 @@ function validate(): void {
         benignTraining(TRAINING_BENIGN_PAGES.filter((f) => !round.pages.includes(f)), (i) => i % 2 === 0),
       ),
     );
-    const attacks = round.attacks.flatMap((f) => rows(`${f}/attacks.json`));
-    const pages = round.pages.flatMap((f) => rows(`${f}/benign.json`).map(str));
+    const { attacks, pages } = roundTexts(round);
     const line: string[] = [];
     THRESHOLDS.forEach((threshold, t) => {
       withModel({ ...model, threshold }, () => {
-        const caught = attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
-        const altered = (texts: readonly string[]) => texts.filter((x) => neutralizeInstructions(x).changed).length;
-        const a = altered(pages);
-        const p = altered(prompts);
+        const caught = caughtOf(attacks);
+        const a = alteredOf(pages);
+        const p = alteredOf(prompts);
         const sum = sums[t]!;
         sum.caught += caught;
         sum.attacks += attacks.length;
@@ -263,9 +273,9 @@ function validate(): void {
  * trained, then used to shape a few glosses, it stays the one round in those languages the shipped
  * model never saw (it reads 50.8 % with it).
  */
-const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34'];
-const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
-const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
+export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34'];
+export const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
+export const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 
 function glossExamples(attackSets: readonly string[], pageSets: readonly string[]): Example[] {
   const out: Example[] = [];
@@ -302,8 +312,9 @@ export function glossExamplesForTraining(): Example[] {
  * each out in turn (the fresh ones among them are only ever left out, never trained on for the
  * shipped weights).
  */
-const GLOSS_ROUNDS = BLIND_ROUNDS.filter((round) => round.attacks.every((f) => inAnotherLanguageSet(f)));
-function inAnotherLanguageSet(folder: string): boolean {
+const GLOSS_ROUNDS = BLIND_ROUNDS.filter((round) => round.attacks.every((f) => writtenInOtherLanguages(f)));
+/** Whether every attack of a set is marked as written in a language other than English. */
+function writtenInOtherLanguages(folder: string): boolean {
   return rows(`${folder}/attacks.json`).every((row) => typeof row['lang'] === 'string' && row['lang'] !== 'en');
 }
 
@@ -324,17 +335,14 @@ function validateGloss(): void {
     const others = GLOSS_ROUNDS.filter((r) => r !== round);
     const pages = [...new Set([...GLOSS_BENIGN_PAGES, ...others.flatMap((r) => r.pages)])].filter((f) => !round.pages.includes(f));
     const model = train(glossExamples(others.flatMap((r) => r.attacks), pages));
-    const attacks = round.attacks.flatMap((f) => rows(`${f}/attacks.json`));
-    const roundPages = round.pages.flatMap((f) => rows(`${f}/benign.json`).map(str));
-    const caughtBy = () => attacks.filter((r) => !neutralizeInstructions(str(r['text'])).text.includes(str(r['core']))).length;
-    const alteredBy = () => roundPages.filter((x) => neutralizeInstructions(x).changed).length;
-    const off = withModel({ bias: -1e9, weights: [] }, () => [caughtBy(), alteredBy()] as const, 'gloss');
+    const { attacks, pages: roundPages } = roundTexts(round);
+    const off = withModel({ bias: -1e9, weights: [] }, () => [caughtOf(attacks), alteredOf(roundPages)] as const, 'gloss');
     base = { caught: base.caught + off[0], altered: base.altered + off[1] };
     const line: string[] = [`without: ${off[0]}/${attacks.length}, ${off[1]}/${roundPages.length} pages`];
     THRESHOLDS.forEach((threshold, t) => {
       withModel({ ...model, threshold }, () => {
-        const caught = caughtBy();
-        const altered = alteredBy();
+        const caught = caughtOf(attacks);
+        const altered = alteredOf(roundPages);
         const sum = sums[t]!;
         sum.caught += caught;
         sum.attacks += attacks.length;

@@ -13,7 +13,19 @@ import { foldText } from '../../src/guard/fold.js';
 import { INSTRUCTION_RULES } from '../../src/guard/rules.js';
 import { clauseSpans } from '../../src/guard/clauses.js';
 import { correctKeyWords } from '../../src/guard/typos.js';
-import { UNIGRAM_CAP, render, train, examplesForTraining } from '../guard-model/train.js';
+import {
+  GLOSS_ATTACK_SETS,
+  GLOSS_BENIGN_PAGES,
+  GLOSS_HELD_OUT,
+  TRAINING_ATTACK_SETS,
+  TRAINING_BENIGN_PAGES,
+  UNIGRAM_CAP,
+  render,
+  train,
+  examplesForTraining,
+  glossExamplesForTraining,
+} from '../guard-model/train.js';
+import { BENIGN_PAGE_SETS, OWN_ATTACK_SETS } from './guard-adversarial.js';
 
 const plain = (text: string) => ({ text, start: null, end: null });
 const score = (text: string) => sentenceScore(wordsOf(correctKeyWords(foldText(text, { latin: true })).text));
@@ -22,6 +34,20 @@ describe('guard classifier', () => {
   it('the committed weights are exactly what `npm run train:guard` produces', () => {
     const committed = readFileSync(new URL('../../src/guard/classifier-weights.ts', import.meta.url), 'utf8');
     assert.equal(render(train(examplesForTraining())), committed);
+  });
+
+  it('so are the gloss model\'s weights', () => {
+    const committed = readFileSync(new URL('../../src/guard/gloss-classifier-weights.ts', import.meta.url), 'utf8');
+    assert.equal(render(train(glossExamplesForTraining()), 'gloss'), committed);
+  });
+
+  it('neither model trains on a fresh or held-out set, and the gloss model not on the round held out of it', () => {
+    const untouched = [...OWN_ATTACK_SETS.fresh, ...OWN_ATTACK_SETS['held-out'], ...BENIGN_PAGE_SETS.fresh];
+    for (const set of [...TRAINING_ATTACK_SETS, ...TRAINING_BENIGN_PAGES, ...GLOSS_ATTACK_SETS, ...GLOSS_BENIGN_PAGES]) {
+      assert.ok(!untouched.includes(set), `${set} is trained on`);
+    }
+    for (const set of GLOSS_HELD_OUT) assert.ok(![...GLOSS_ATTACK_SETS, ...GLOSS_BENIGN_PAGES].includes(set), `${set} is trained on`);
+    assert.ok(GLOSS_ATTACK_SETS.length > 0 && GLOSS_BENIGN_PAGES.length > 0, 'the gloss model has training sets');
   });
 
   it('no single word weighs enough to make a sentence an instruction alone', () => {
