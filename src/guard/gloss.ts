@@ -212,6 +212,10 @@ without filters: sin filtros|sans filtres|sans filtre
 without confirmation: sin confirmación|sin confirmacion|sans confirmation|sin verificación|sans vérification|sin autorización|sans autorisation|sin permiso|sans permission
 without asking for: sin pedir|sin solicitar|sans demander|senza chiedere|senza domandare|sem pedir|sem solicitar
 without asking the user: sin preguntar|sin preguntarle|sin volver a preguntar|sin volver a preguntarle|sin consultar|sans redemander|sans lui demander|ohne nachzufragen|ohne zu fragen|ohne rückfrage|ohne den kunden zu fragen|senza chiedergli|senza chiederlo|sem perguntar|sem lhe perguntar
+it's me: c'est moi|soy yo|sono io|sou eu|ich bin's|ich bin es
+you are talking to: qui te parle|qui vous parle|avec qui tu parles|avec qui tu discutes|con el que estás hablando|con el que hablas|con quien hablas|con quien estás hablando|con cui stai parlando|con cui parli|con cui stai chattando|que está conversando com você|que tá conversando com você|que está falando com você|que tá falando com você|com quem falas|com quem estás a falar|mit dem du gerade chattest|mit dem du gerade sprichst|mit dem du sprichst|mit dem du chattest|mit dem du schreibst|mit dem du gerade schreibst
+i authorize you: je t'autorise|je vous autorise|te autorizo|le autorizo|ti autorizzo|la autorizzo|autorizo você|autorizo-te|eu autorizo-te|ich erlaube dir|ich erlaube ihnen|te doy permiso|le doy permiso|ti do il permesso|je te donne la permission|dou-te permissão|te dou permissão
+i authorize: j'autorise|eu autorizo|ich autorisiere|ich erlaube
 initial instructions: mensaje inicial|mensajes iniciales|instrucciones iniciales|message initial|instructions initiales|consignes initiales|anfangsanweisungen|ursprünglichen anweisungen|messaggio iniziale|istruzioni iniziali|mensagem inicial|instruções iniciais
 `;
 

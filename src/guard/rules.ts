@@ -221,6 +221,19 @@ const LATIN: InstructionRule[] = [
     ),
   },
   {
+    // The visitor claimed in the first person by text the assistant reads: "It's me, the user you are
+    // talking to:", "This is your user speaking with you", and its gloss ("C'est moi, l'utilisateur qui
+    // te parle", "Sono io, l'utente con cui stai parlando"; an article the gloss leaves, "o cliente", is
+    // any short word). The visitor speaks in the chat, not in page data.
+    id: 'claims-to-be-visitor',
+    trigger: /talk|chat|speak|writ/i,
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:it'?s|it\s+is|this\s+is|i\s+am|i'?m)\s+(?:me,?\s+|just\s+)?(?:(?:the|your|[a-z]{1,3})\s+)?(?:${VISITOR}|person|human)\b,?\s+(?:(?:that|who|whom)\s+)?(?:you\s+are|you'?re|you)\s+(?:(?:now|currently|right\s+now|already)\s+)?(?:talking|chatting|speaking|writing)\s+(?:to|with)\b`,
+    ),
+  },
+  {
     // The same from the page's own people: "Message from the user:", "Note from customer:". Order
     // data is full of customers' notes, so this one is weak (src/guard/neutralize.ts WEAK_READINGS).
     id: 'message-from-visitor',
