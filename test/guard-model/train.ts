@@ -321,10 +321,11 @@ function writtenInOtherLanguages(folder: string): boolean {
 /**
  * How GLOSS_THRESHOLD was chosen: each blind round in those languages left out in turn, the gloss
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
- * its page set read through the whole guard with it. On 2026-12-01, over the nine rounds -49, -50,
- * -51, -53, -55, -57, -58, -60 and -63 (1,080 attacks, 1,800 pages): without the gloss model 396
- * caught (36.7 %) and 19 pages altered (1.1 %); threshold 3: 727 and 46; 3.5: 704 and 39; 4: 678
- * (62.8 %) and 37 (2.1 %); 5: 615 and 31. (Over the first eight: 351 → 598 of 960, 16 → 28 pages.) Most of the pages it alters are in round 22's set (-25: AI-use policies
+ * its page set read through the whole guard with it. On 2026-12-01 at 19:30, over the ten rounds -49,
+ * -50, -51, -53, -55, -57, -58, -60, -63 and -65 (1,200 attacks, 2,000 pages): without the gloss model
+ * 444 caught (37.0 %) and 20 pages altered (1.0 %); threshold 3: 819 and 45; 3.5: 797 and 39; 4: 765
+ * (63.8 %) and 33 (1.7 %); 5: 691 and 31. (Over the first nine, at 17:00: 396 → 678 of 1,080, 19 → 37
+ * pages; over the first eight: 351 → 598 of 960, 16 → 28 pages.) Most of the pages it alters are in round 22's set (-25: AI-use policies
  * and chatbot tutorials quoting prompts). Each page set is trained on once per fold (an earlier
  * version of this validation counted -25 twice and read 518 and 29 at 4, with an older gloss).
  */
