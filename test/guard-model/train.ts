@@ -321,7 +321,7 @@ function writtenInOtherLanguages(folder: string): boolean {
 /**
  * How GLOSS_THRESHOLD was chosen: each blind round in those languages left out in turn, the gloss
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
- * its page set read through the whole guard with it. On 2026-12-01 at 19:30, over the ten rounds -49,
+ * its page set read through the whole guard with it. On 2026-12-01 at 18:05, over the ten rounds -49,
  * -50, -51, -53, -55, -57, -58, -60, -63 and -65 (1,200 attacks, 2,000 pages): without the gloss model
  * 444 caught (37.0 %) and 20 pages altered (1.0 %); threshold 3: 819 and 45; 3.5: 797 and 39; 4: 765
  * (63.8 %) and 33 (1.7 %); 5: 691 and 31. (Over the first nine, at 17:00: 396 → 678 of 1,080, 19 → 37
