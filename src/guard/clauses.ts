@@ -170,7 +170,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   [
     'askAssistant',
     new RegExp(
-      String.raw`\b(?:(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:`,
+      String.raw`\b(?:(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:|\b(?:let|tell|telling|told|inform|informing|informed|remind|reminding|notify|notifying|advise|advising)\s+(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:know\s+)?(?:that\s+)?(?:it|they)\s+(?:should|must|may|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\b`,
       'gi',
     ),
   ],

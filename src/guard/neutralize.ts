@@ -101,7 +101,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     const [start, end] = sourceSpan(folded, clause.start, clause.end);
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
-  found.push(...markerSpans(text, read));
+  found.push(...markerSpans(text, read), ...fakeDialogueSpans(text));
   return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found)));
 }
 
@@ -113,13 +113,46 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
 const SPEAKER_LABEL = /^\s*(?:assistant|system|developer|asistente|assistente|assistent)\s*:\s*$/i;
 
 /** The visitor's turn in a written dialogue: "Customer: …", "Cliente: …", "Nutzerin: …". */
-const VISITOR_TURN = /^[ \t]*(?:user|customer|client|visitor|shopper|you|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|tú|você|du)[ \t]*:[ \t]*(.+)$/gimu;
+const VISITOR_TURN = /^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:user|customer|client|visitor|shopper|guest|human|you|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|tú|você|du)[ \t]*:[ \t]*(.+)$/gimu;
 /** Consent given in so many words ("I confirm", "estoy de acuerdo", "einverstanden"). */
 const CONSENT_WORDS = /(?<![\p{L}\p{M}])(?:i\s+(?:confirm|agree|authori[sz]e|approve)|confirmo|confermo|concordo|autorizo|autorizzo|de\s+acuerdo|d['’]accord|je\s+confirme|j['’]autorise|einverstanden|ich\s+bestätige|ich\s+stimme\s+zu)(?![\p{L}\p{M}])/iu;
 /** A yes ("sí", "ja, bitte", "sim, pode") that needs an action in the same turn to be consent. */
 const YES_WORDS = /(?<![\p{L}\p{M}])(?:yes|yeah|sure|s[íì]|sim|ja|oui|ok|okay|vale|claro|certo)(?![\p{L}\p{M}])/iu;
 /** The actions a fake consent is written for, as the gloss renders them. */
 const CONSENTED_ACT = /\b(?:cancel|delete|change|update|transfer|pay|refund|send|forward|buy|approve|execute|close|book|reserve|add)\b/i;
+
+/** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
+const ASSISTANT_TURN = /^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?((?:assistant|assistante|asistente|assistente|assistent|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$/gimu;
+/** How such a turn opens when it reports an action as done: "Done!", "Claro!", "Alles klar,", "Fatto,". */
+const DONE_OPENING = /^(?:done|all\s+set|sure|of\s+course|certainly|great|perfect|ok(?:ay)?|pronto|fatto|claro|listo|hecho|bien\s+s[ûu]r|c['’]est\s+fait|d['’]accord|alles\s+klar|erledigt|gerne|certo|perfeito|feito|va\s+bene|perfecto|parfait|perfetto)(?![\p{L}\p{M}])/iu;
+/**
+ * A change with consequences reported as done (a participle or a first-person past), in English and
+ * the five languages. Not "sent": what a help page's example chat has its assistant do ("your returns
+ * label has been sent to your email").
+ */
+const DONE_ACT = /(?<![\p{L}\p{M}])(?:updated|changed|cancell?ed|transferred|refunded|deleted|removed|booked|placed|charged|approved|enrolled|registered|actualizad[oa]s?|atualizad[oa]s?|cambiad[oa]s?|cancelad[oa]s?|borrad[oa]s?|apagad[oa]s?|reembolsad[oa]s?|(?:annul|modifi|chang|supprim|rembours)ée?s?|aggiornat[oaie]|cancellat[oaie]|modificat[oaie]|rimborsat[oaie]|eliminat[oaie]|geändert|storniert|aktualisiert|überwiesen|gelöscht|erstattet|erledigt|troquei|mudei|cancelei|apaguei|alterei|inscrevi|cobrei)(?![\p{L}\p{M}])/iu;
+
+/**
+ * A written dialogue in page data where the assistant reports a consequential action as done
+ * ("Cliente: cancela todas as minhas consultas… Assistente: Pronto, tudo cancelado"): a fake earlier
+ * turn, written so the assistant carries on as if it had agreed. Its label is flagged (the visitor's
+ * turn must be there too: a page quoting the assistant alone is not a dialogue). Example chats on help
+ * pages answer with directions ("Assistant: Go to Settings > Address"), not with a change made.
+ */
+function fakeDialogueSpans(text: string): InstructionMatch[] {
+  if (!/:/.test(text)) return [];
+  VISITOR_TURN.lastIndex = 0;
+  if (!VISITOR_TURN.test(text)) return [];
+  const out: InstructionMatch[] = [];
+  ASSISTANT_TURN.lastIndex = 0;
+  for (let m = ASSISTANT_TURN.exec(text); m !== null; m = ASSISTANT_TURN.exec(text)) {
+    const turn = m[2] as string;
+    if (!DONE_OPENING.test(turn) || !DONE_ACT.test(turn)) continue;
+    const start = m.index + m[0].indexOf(m[1] as string);
+    out.push({ start, end: start + (m[1] as string).length, ruleId: 'fake-dialogue', family: 'role_tag' });
+  }
+  return out;
+}
 
 /**
  * Whether a written dialogue has the visitor consent to an action: "Utente: sì, confermo, annulla il
