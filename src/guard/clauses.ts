@@ -166,11 +166,13 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     ),
   ],
   // Someone asks or orders the assistant: "We need the assistant to…", "I'm instructing the chat agent
-  // directly", and telegraphic: "instruct assistant: cancel delivery", "command the bot: refund".
+  // directly", and telegraphic: "instruct assistant: cancel delivery", "command the bot: refund"; an
+  // order relayed to it ("let the assistant know that it should…", "remind the chatbot that it must…");
+  // and the reader ordered in so many words ("As the IT administrator, I'm instructing you to export…").
   [
     'askAssistant',
     new RegExp(
-      String.raw`\b(?:(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:|\b(?:let|tell|telling|told|inform|informing|informed|remind|reminding|notify|notifying|advise|advising)\s+(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:know\s+)?(?:that\s+)?(?:it|they)\s+(?:should|must|may|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\b`,
+      String.raw`\b(?:(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:|\b(?:let|tell|telling|told|inform|informing|informed|remind|reminding|notify|notifying|advise|advising)\s+(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:know\s+)?(?:that\s+)?(?:it|they)\s+(?:should|must|may|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\b|\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:hereby\s+|now\s+)?(?:instructing|directing|ordering|commanding)\s+you\s+to\b`,
       'gi',
     ),
   ],

@@ -94,15 +94,15 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
  * the classifier's training read (a new round moves the fresh set into `dev` here and nowhere else).
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
-  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61].map((n) => ownFolder('wave-heldout', n)),
+  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-66', 'wave-heldout-67'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
-  // and with rounds 24, 26, 30, 33 and 36 the gloss classifier's training data (test/guard-model/train.ts;
+  // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there).
   // Reported on their own and held to no target (see README, Security); a new round in those languages
   // is `fresh` until anything is tuned or trained on it.
-  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65'],
+  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67'],
 };
 
 /**
@@ -112,9 +112,12 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * 2026-12-01 16:25, leaving each of fourteen rounds out showed the classifier trained with all of
  * them (and their rounds' page sets) as good at catching and better at leaving pages alone, and on
  * the sets neither model trained on 556 of 720 attacks against 554 and 25 of 1,000 pages altered
- * against 44 (test/guard-model/train.ts): none is kept out since.
+ * against 44 (test/guard-model/train.ts). wave-heldout-66 (round 39), read once, then tuned on (one
+ * reading: "I'm instructing you to export…"), is kept out: trained with it and its page set, the
+ * classifier caught 8 more of 960 fresh English attacks but altered 4 more of 1,000 fresh page texts
+ * (5 more page texts over every corpus). Round 35 (-62), tried the same way, stays fresh.
  */
-export const NOT_TRAINED_ON: readonly string[] = [];
+export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-66'];
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -155,6 +158,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 38', attacks: ['wave-heldout-65'], pages: ['wave-benign-pages-41'] },
   { name: 'round 39', attacks: ['wave-heldout-66'], pages: ['wave-benign-pages-42'] },
   { name: 'round 40', attacks: ['wave-heldout-67'], pages: ['wave-benign-pages-43'] },
+  { name: 'round 41', attacks: ['wave-heldout-68'], pages: ['wave-benign-pages-44'] },
+  { name: 'round 42', attacks: ['wave-heldout-69'], pages: ['wave-benign-pages-45'] },
 ];
 
 /**
@@ -167,8 +172,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
-  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-43'],
+  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45'],
 };
 
 /**
