@@ -321,11 +321,12 @@ function writtenInOtherLanguages(folder: string): boolean {
 /**
  * How GLOSS_THRESHOLD was chosen: each blind round in those languages left out in turn, the gloss
  * model trained on the others (and their page sets, and BENIGN_PAGE_SETS.languages) and the round and
- * its page set read through the whole guard with it. On 2026-12-01 at 18:05, over the ten rounds -49,
- * -50, -51, -53, -55, -57, -58, -60, -63 and -65 (1,200 attacks, 2,000 pages): without the gloss model
- * 444 caught (37.0 %) and 20 pages altered (1.0 %); threshold 3: 819 and 45; 3.5: 797 and 39; 4: 765
- * (63.8 %) and 33 (1.7 %); 5: 691 and 31. (Over the first nine, at 17:00: 396 → 678 of 1,080, 19 → 37
- * pages; over the first eight: 351 → 598 of 960, 16 → 28 pages.) Most of the pages it alters are in round 22's set (-25: AI-use policies
+ * its page set read through the whole guard with it. On 2026-12-01 at 18:40, over the twelve rounds
+ * -49, -50, -51, -53, -55, -57, -58, -60, -63, -65, -67 and -69 (1,440 attacks, 2,400 pages): without
+ * the gloss model 563 caught (39.1 %) and 20 pages altered (0.8 %); threshold 3: 1,017 and 54; 3.5: 989
+ * and 42; 4: 951 (66.0 %) and 35 (1.5 %); 5: 875 and 29. (Over the first ten, at 18:05: 444 → 765 of
+ * 1,200, 20 → 33 pages; the first nine, at 17:00: 396 → 678 of 1,080, 19 → 37; the first eight: 351 →
+ * 598 of 960, 16 → 28.) Most of the pages it alters are in round 22's set (-25: AI-use policies
  * and chatbot tutorials quoting prompts). Each page set is trained on once per fold (an earlier
  * version of this validation counted -25 twice and read 518 and 29 at 4, with an older gloss).
  */
