@@ -48,9 +48,9 @@ const ROLE_SUFFIX = String.raw`(?:[\s_-]+(?:message|msg|prompt|note|notice|instr
 /** Who a message may claim to come from. */
 const AUTHORITY = String.raw`(?:user|users|visitor|customer|account\s+owner|developer|developers|system|system\s+administrator|administrator|admin|operator|operators|owner|site\s+owner|store\s+owner|shop\s+owner|creator|creators|maker|makers|programmers|engineers|dev\s+team|company|openai|anthropic|google|security\s+team|it\s+department|real\s+user|actual\s+user)`;
 /** The page's own people among {@link AUTHORITY}: a message from them is everyday order data. */
+const VISITOR = String.raw`(?:user|users|visitor|customer|account\s+owner|real\s+user|actual\s+user)`;
 /** People an assistant can be told to become: "You are now Fernanda, the broker at Horizonte". */
 const PERSON_ROLE = String.raw`(?:agent|clerk|employee|broker|manager|advis[eo]r|consultant|expert|officer|representative|salesman|saleswoman|salesperson|seller|reseller|scalper|trader|vendor|dealer|concierge|receptionist|secretary|butler|pirate|friend|host|coach|priest|critic|tester|insider|hacker|character|persona|cousin|uncle|aunt|grandpa|grandma|worker|owner|boss|operator|specialist|closer|negotiator|detective|lawyer|pharmacist|assessor|inspector|auditor|staff\s+member)`;
-const VISITOR = String.raw`(?:user|users|visitor|customer|account\s+owner|real\s+user|actual\s+user)`;
 /** Verbs that set something aside, cancel or replace it. */
 const SET_ASIDE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|abandon|abandoning|discard|drop|dismiss|skip|scrap|override|overrides|overriding|supersede|supersedes|replace|replaces|bypass|circumvent|disable|cancel|void|erase|wipe|leave\s+behind|let\s+go\s+of)`;
 /** Words that place directions before this text, or make them the assistant's own. */
