@@ -70,6 +70,7 @@ type Idea =
   | 'whoeverReads'
   | 'claimsToBe'
   | 'consentWaive'
+  | 'consentWaiveAssistant'
   | 'controlTransfer'
   | 'modal'
   | 'ownDirections'
@@ -227,6 +228,13 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     b(
       String.raw`without\s+(?:requesting|asking\s+for|seeking|getting|obtaining|waiting\s+for|checking\s+back\s+with|checking\s+with|telling|informing|notifying|alerting)\s+(?:\w+\s+)?(?:approval|confirmation|consent|permission|them|the\s+(?:visitor|user|customer|shopper|account\s+holder))|(?:must|should|do|does|will)\s*(?:not|n't)\s+(?:inform|tell|notify|alert|warn)\s+(?:the\s+)?(?:visitor|user|customer|shopper|account\s+holder)`,
     ),
+  ],
+  // The same said of the assistant only ("the booking assistant does not need the patient's agreement",
+  // "the AI can go ahead without re-confirming"): said to the reader it is a help page ("You don't need
+  // the account holder's permission to view the status").
+  [
+    'consentWaiveAssistant',
+    b(String.raw`(?:does|do)\s*(?:not|n't)\s+need\s+(?:the\s+)?(?:visitor|user|customer|shopper|patient|member|guest|tenant|account\s+holder)(?:'s|s')?\s+(?:agreement|approval|consent|confirmation|permission|ok|okay)|(?:does|do)\s*(?:not|n't)\s+need\s+to\s+(?:ask|check\s+with|confirm\s+with)\s+(?:the\s+)?(?:visitor|user|customer|shopper|patient|member|guest|tenant|account\s+holder)|without\s+re-?confirming|without\s+confirming\s+(?:again|with\s+(?:me|them|him|her|the\s+(?:visitor|user|customer|patient|member|guest)))`),
   ],
   [
     'newDirective',
@@ -460,6 +468,7 @@ const COMBINATIONS: readonly Combination[] = [
   { ruleId: 'clause-claims-to-be', family: 'authority', needs: [['claimsToBe']], spread: 200 },
   { ruleId: 'clause-control-transfer', family: 'override', needs: [['controlTransfer']], spread: 200 },
   { ruleId: 'clause-consent-waived', family: 'authority', needs: [['consentWaive'], ['assistant', 'you', 'assistantAny']], spread: 120 },
+  { ruleId: 'clause-consent-waived-assistant', family: 'authority', needs: [['consentWaiveAssistant'], ['assistant', 'assistantAny']], spread: 120 },
   { ruleId: 'clause-new-directive', family: 'override', needs: [['newDirective'], ['supersede']], spread: 60 },
   { ruleId: 'clause-act-unbound', family: 'persona', needs: [['actAs'], ['allowedAnything']], spread: 100, ordered: true },
   { ruleId: 'clause-whoever-reads', family: 'authority', needs: [['whoeverReads'], ['modal']], spread: 80, ordered: true },

@@ -210,6 +210,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   // Written for round 27 (wave-heldout-54) and 28 (wave-heldout-55): staff guidance says "no matter
   // what the customer wants, stay polite" too.
   'clause-visitor-aside',
+  // A product page may say its assistant "does not need the customer's permission to show delivery times".
+  'clause-consent-waived-assistant',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
