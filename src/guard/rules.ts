@@ -230,7 +230,7 @@ const LATIN: InstructionRule[] = [
     // "then" (not "Never send your password to anyone"); through the gloss too ("Envía la contraseña del
     // administrador a it@…": the preposition is left as it is, so "a", "à", "an", "para"… count).
     id: 'secret-sent-out',
-    trigger: [/send|forward|e-?mail|post|paste|share|transmit|upload|copy|submit|text|dm/i, /@|https?:|www\.|\.(?:com|net|org|io|co|app|xyz|info|biz|me|link|site|online|shop|store)\b|\+?\d{6,}/i],
+    trigger: [/send|forward|e-?mail|post|paste|share|transmit|upload|copy|submit|text|dm/i, /@|https?:|www\.|\.(?:com|net|org|io|co|app|xyz|info|biz|me|link|site|online|shop|store)\b|\d[\d\s().-]{6,}\d/i],
     family: 'override',
     script: 'latin',
     pattern: rx(
