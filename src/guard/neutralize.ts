@@ -93,9 +93,10 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
   // The English one still confirms a weak reading of glossed text (see `scoreOf`: the gloss one did
   // no better there and read a human "agent est tenu de" as an order).
   const foreign = (folded: FoldedText) => (from: number, to: number) => inAnotherLanguage(text.slice(...sourceSpan(folded, from, to)));
+  const ownIsForeign = foreign(own);
   for (const [folded, clause] of [
     ...clauseSpans(read).map((c) => [read, c] as const),
-    ...classifierSpans(own, 'english', (from, to) => !foreign(own)(from, to)).map((c) => [own, c] as const),
+    ...classifierSpans(own, 'english', (from, to) => !ownIsForeign(from, to)).map((c) => [own, c] as const),
     ...(read === own ? [] : classifierSpans(read, 'gloss', foreign(read)).map((c) => [read, c] as const)),
   ]) {
     const [start, end] = sourceSpan(folded, clause.start, clause.end);
@@ -110,10 +111,14 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
  * name in Spanish, French, German, Italian and Portuguese ("Asistente:", "Assistent:"), which help pages
  * use to show a chat with their own assistant.
  */
-const SPEAKER_LABEL = /^\s*(?:assistant|system|developer|asistente|assistente|assistent)\s*:\s*$/i;
+/** The assistant's name as a speaker in a written dialogue, in English and the five languages. */
+const ASSISTANT_SPEAKER = 'assistant|asistente|assistente|assistent';
+/** What may come before a speaker's name on a chat-log line: a timestamp, "[09:15]". */
+const TURN_PREFIX = String.raw`(?:\[[^\]\n]{1,20}\][ \t]*)?`;
+const SPEAKER_LABEL = new RegExp(String.raw`^\s*(?:${ASSISTANT_SPEAKER}|system|developer)\s*:\s*$`, 'i');
 
 /** The visitor's turn in a written dialogue: "Customer: …", "Cliente: …", "Nutzerin: …". */
-const VISITOR_TURN = /^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:user|customer|client|visitor|shopper|guest|human|you|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|tú|você|du)[ \t]*:[ \t]*(.+)$/gimu;
+const VISITOR_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}(?:user|customer|client|visitor|shopper|guest|human|you|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|tú|você|du)[ \t]*:[ \t]*(.+)$`, 'gimu');
 /** Consent given in so many words ("I confirm", "estoy de acuerdo", "einverstanden"). */
 const CONSENT_WORDS = /(?<![\p{L}\p{M}])(?:i\s+(?:confirm|agree|authori[sz]e|approve)|confirmo|confermo|concordo|autorizo|autorizzo|de\s+acuerdo|d['’]accord|je\s+confirme|j['’]autorise|einverstanden|ich\s+bestätige|ich\s+stimme\s+zu)(?![\p{L}\p{M}])/iu;
 /** A yes ("sí", "ja, bitte", "sim, pode") that needs an action in the same turn to be consent. */
@@ -122,7 +127,7 @@ const YES_WORDS = /(?<![\p{L}\p{M}])(?:yes|yeah|sure|s[íì]|sim|ja|oui|ok|okay|
 const CONSENTED_ACT = /\b(?:cancel|delete|change|update|transfer|pay|refund|send|forward|buy|approve|execute|close|book|reserve|add)\b/i;
 
 /** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
-const ASSISTANT_TURN = /^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?((?:assistant|assistante|asistente|assistente|assistent|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$/gimu;
+const ASSISTANT_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}((?:${ASSISTANT_SPEAKER}|assistante|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$`, 'gimu');
 /** How such a turn opens when it reports an action as done: "Done!", "Claro!", "Alles klar,", "Fatto,". */
 const DONE_OPENING = /^(?:done|all\s+set|sure|of\s+course|certainly|great|perfect|ok(?:ay)?|pronto|fatto|claro|listo|hecho|bien\s+s[ûu]r|c['’]est\s+fait|d['’]accord|alles\s+klar|erledigt|gerne|certo|perfeito|feito|va\s+bene|perfecto|parfait|perfetto)(?![\p{L}\p{M}])/iu;
 /**

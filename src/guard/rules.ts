@@ -51,6 +51,12 @@ const AUTHORITY = String.raw`(?:user|users|visitor|customer|account\s+owner|deve
 const VISITOR = String.raw`(?:user|users|visitor|customer|account\s+owner|real\s+user|actual\s+user)`;
 /** People an assistant can be told to become: "You are now Fernanda, the broker at Horizonte". */
 const PERSON_ROLE = String.raw`(?:agent|clerk|employee|broker|manager|advis[eo]r|consultant|expert|officer|representative|salesman|saleswoman|salesperson|seller|reseller|scalper|trader|vendor|dealer|concierge|receptionist|secretary|butler|pirate|friend|host|coach|priest|critic|tester|insider|hacker|character|persona|cousin|uncle|aunt|grandpa|grandma|worker|owner|boss|operator|specialist|closer|negotiator|detective|lawyer|pharmacist|assessor|inspector|auditor|staff\s+member)`;
+/** Verbs that send something somewhere: "send", "forward", "e-mail", "paste", "text"… */
+const SEND_VERB = String.raw`(?:send|forward|e-?mail|post|paste|share|transmit|upload|copy|submit|text|dm)`;
+/** Top-level domains a bare address ends with ("verify-now.xyz"), where no "https://" or "www." says so. */
+const WEB_TLD = String.raw`(?:com|net|org|io|co|app|xyz|info|biz|me|link|site|online|shop|store)`;
+/** A phone number, in groups or not: "+44 7700 900123", "(11) 97744-3020". */
+const PHONE_NUMBER = String.raw`\+?\d[\d\s().-]{6,}\d`;
 /** Verbs that set something aside, cancel or replace it. */
 const SET_ASIDE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|abandon|abandoning|discard|drop|dismiss|skip|scrap|override|overrides|overriding|supersede|supersedes|replace|replaces|bypass|circumvent|disable|cancel|void|erase|wipe|leave\s+behind|let\s+go\s+of)`;
 /** Words that place directions before this text, or make them the assistant's own. */
@@ -230,11 +236,11 @@ const LATIN: InstructionRule[] = [
     // "then" (not "Never send your password to anyone"); through the gloss too ("Envía la contraseña del
     // administrador a it@…": the preposition is left as it is, so "a", "à", "an", "para"… count).
     id: 'secret-sent-out',
-    trigger: [/send|forward|e-?mail|post|paste|share|transmit|upload|copy|submit|text|dm/i, /@|https?:|www\.|\.(?:com|net|org|io|co|app|xyz|info|biz|me|link|site|online|shop|store)\b|\d[\d\s().-]{6,}\d/i],
+    trigger: [new RegExp(SEND_VERB, 'i'), new RegExp(String.raw`@|https?:|www\.|\.${WEB_TLD}\b|${PHONE_NUMBER}`, 'i')],
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`(?:^|[.!?:;—–-]\s*|\b(?:please|kindly|and|then|now|also|just|immediately)\s+|\bmerci\s+d['’])(?:send|forward|e-?mail|post|paste|share|transmit|upload|copy|submit|text|dm)\s+(?:(?:me|us)\s+)?(?:[\w'’-]+\s+){0,6}?(?:passwords?|passcodes?|pass\s+codes?|credentials|login\s+links?|log-?in\s+details|one-time\s+(?:codes?|passwords?|pins?)|otps?|2fa\s+codes?|verification\s+codes?|security\s+codes?|sms\s+codes?|pins?|cvvs?|cvcs?|card\s+numbers?|seed\s+phrases?|recovery\s+phrases?|private\s+keys?|api\s+keys?|access\s+tokens?|session\s+(?:tokens?|cookies?)|mot\s+de\s+passe|codes?\s+(?:de\s+|di\s+|da\s+|do\s+)?(?:v[ée]rification|verifica(?:ção|cao)?|verificación|s[ée]curit[ée]|seguridad|segurança|sicurezza|acceso|accès|acesso)|(?:bestätigungs|sicherheits|zugangs)codes?)\b[^.!?\n]{0,80}?\s(?:to|into|at|on|via|a|à|an|para|pra|per|al|au|ao)\s+(?:[\w'’-]+\s+){0,3}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|www\.\S+|@\w{3,}|[\w-]+\.(?:com|net|org|io|co|app|xyz|info|biz|me|link|site|online|shop|store)\b|\+?\d[\d\s().-]{6,}\d)`,
+      String.raw`(?:^|[.!?:;—–-]\s*|\b(?:please|kindly|and|then|now|also|just|immediately)\s+|\bmerci\s+d['’])${SEND_VERB}\s+(?:(?:me|us)\s+)?(?:[\w'’-]+\s+){0,6}?(?:passwords?|passcodes?|pass\s+codes?|credentials|login\s+links?|log-?in\s+details|one-time\s+(?:codes?|passwords?|pins?)|otps?|2fa\s+codes?|verification\s+codes?|security\s+codes?|sms\s+codes?|pins?|cvvs?|cvcs?|card\s+numbers?|seed\s+phrases?|recovery\s+phrases?|private\s+keys?|api\s+keys?|access\s+tokens?|session\s+(?:tokens?|cookies?)|mot\s+de\s+passe|codes?\s+(?:de\s+|di\s+|da\s+|do\s+)?(?:v[ée]rification|verifica(?:ção|cao)?|verificación|s[ée]curit[ée]|seguridad|segurança|sicurezza|acceso|accès|acesso)|(?:bestätigungs|sicherheits|zugangs)codes?)\b[^.!?\n]{0,80}?\s(?:to|into|at|on|via|a|à|an|para|pra|per|al|au|ao)\s+(?:[\w'’-]+\s+){0,3}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|www\.\S+|@\w{3,}|[\w-]+\.${WEB_TLD}\b|${PHONE_NUMBER})`,
     ),
   },
   {
