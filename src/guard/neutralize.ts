@@ -217,6 +217,7 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'clause-visitor-aside',
   // A product page may say its assistant "does not need the customer's permission to show delivery times".
   'clause-consent-waived-assistant',
+  // A manager's reply to a review ("Store manager here. Please email us…") speaks from a post too.
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
