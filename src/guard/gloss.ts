@@ -78,6 +78,18 @@ questions: preguntas domande perguntas dúvidas
 request: solicitud richiesta anfrage
 requests: solicitudes richieste anfragen demandes
 patient: paciente paziente
+manager: gerente gerentes gérant gérante gestore
+director: directeur directrice direttore direttrice diretor diretora direktor direktorin leiter leiterin
+management: dirección direção direzione leitung direktion geschäftsführung
+department: departamento département dipartimento abteilung
+office: oficina ufficio escritório büro
+operator: operador operadora opérateur opératrice operatore betreiber betreiberin
+owner: propietario propietaria propriétaire proprietario proprietaria proprietário proprietária inhaber inhaberin
+moderator: moderador moderadora modérateur modératrice moderatore moderatrice
+supervisor: supervisora superviseur superviseure
+legal: jurídico jurídica juridique rechtsabteilung
+decision: decisión décision decisione decisão entscheidung beschluss
+circular: circulaire circolare rundschreiben
 patients: pacientes pazienti patienten
 student: alumno alumna aluno aluna studente élève schüler
 students: alumnos alunos studenti élèves teilnehmenden stagiaires participantes
@@ -216,6 +228,12 @@ it's me: c'est moi|soy yo|sono io|sou eu|ich bin's|ich bin es
 you are talking to: qui te parle|qui vous parle|avec qui tu parles|avec qui tu discutes|con el que estás hablando|con el que hablas|con quien hablas|con quien estás hablando|con cui stai parlando|con cui parli|con cui stai chattando|que está conversando com você|que tá conversando com você|que está falando com você|que tá falando com você|com quem falas|com quem estás a falar|mit dem du gerade chattest|mit dem du gerade sprichst|mit dem du sprichst|mit dem du chattest|mit dem du schreibst|mit dem du gerade schreibst
 i authorize you: je t'autorise|je vous autorise|te autorizo|le autorizo|ti autorizzo|la autorizzo|autorizo você|autorizo-te|eu autorizo-te|ich erlaube dir|ich erlaube ihnen|te doy permiso|le doy permiso|ti do il permesso|je te donne la permission|dou-te permissão|te dou permissão
 i authorize: j'autorise|eu autorizo|ich autorisiere|ich erlaube
+on behalf of: de la part de|de la part du|im auftrag von|im auftrag des|im auftrag der|per conto di|per conto del|per conto della
+by order of: por orden de|por orden del|par ordre de|par ordre du|sur ordre de|sur ordre du|auf anordnung von|auf anordnung des|auf anordnung der|per ordine di|per ordine del|per ordine della|por ordem de|por ordem do|por ordem da|por determinação de|por determinação do|por determinação da|su disposizione di|su disposizione del|su disposizione della
+by decision of: por decisión de|por decisión del|por resolución de|por resolución del|par décision de|par décision du|sur décision de|sur décision du|per decisione di|per decisione del|per decisione della|por decisão de|por decisão do|por decisão da|auf beschluss von|auf beschluss des|auf beschluss der
+word from the management: note de la direction|avis de la direction|message de la direction|communiqué de la direction|instruction de la direction|de la part de la direction
+word from the: mensaje del|mensaje de la|message du|message de la|nachricht der|nachricht des|nachricht vom|messaggio del|messaggio della|messaggio dal|messaggio dalla|messaggio dello|mensagem do|mensagem da|aviso del|aviso de la|aviso do|aviso da|avis du|avis de la|hinweis der|hinweis des|hinweis vom|avviso del|avviso della|avviso dal|avviso dello|comunicado del|comunicado de la|comunicado do|comunicado da|communiqué du|communiqué de la|mitteilung der|mitteilung des|mitteilung vom|comunicato del|comunicato della|comunicato dello|comunicazione del|comunicazione della|comunicazione dello|comunicação do|comunicação da|nota del|nota de la|nota do|nota da|nota della|nota dello|note du|note de la|notiz der|notiz des|notiz vom|vermerk der|vermerk des|instrucción del|instrucción de la|instruction du|instruction de la|anweisung der|anweisung des|anweisung vom|istruzione del|istruzione della|istruzione dello|instrução do|instrução da|orientação do|orientação da|indicación del|indicación de la|indicazione del|indicazione della|su indicazione del|su indicazione della
+this is: aquí habla|aquí escribe|hier spricht|hier schreibt|qui parla|qui scrive|aqui fala|aqui é|aqui escreve|ici parle|c'est
 initial instructions: mensaje inicial|mensajes iniciales|instrucciones iniciales|message initial|instructions initiales|consignes initiales|anfangsanweisungen|ursprünglichen anweisungen|messaggio iniziale|istruzioni iniziali|mensagem inicial|instruções iniciais
 `;
 
