@@ -63,7 +63,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     const folded =
       rule.script !== 'latin'
         ? (native ??= foldText(text, { latin: false }))
-        : (latin ??= readLatin(text))[rule.family === 'multilingual' ? 'own' : 'read'];
+        : (latin ??= readLatin(text))[rule.family === 'multilingual' || rule.gloss === false ? 'own' : 'read'];
     // Most text holds none of a rule's keywords: skip the costly pattern.
     if (rule.trigger !== undefined && !passes(rule.trigger, folded.text)) continue;
     const pattern = rule.pattern;
@@ -217,7 +217,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'clause-visitor-aside',
   // A product page may say its assistant "does not need the customer's permission to show delivery times".
   'clause-consent-waived-assistant',
-  // A manager's reply to a review ("Store manager here. Please email us…") speaks from a post too.
+  // A staff macro: "If a customer asks why their listing hasn't appeared, tell them it can take 24 hours".
+  'conditional-steer',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
