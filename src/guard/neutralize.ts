@@ -126,6 +126,13 @@ const YES_WORDS = /(?<![\p{L}\p{M}])(?:yes|yeah|sure|s[íì]|sim|ja|oui|ok|okay|
 /** The actions a fake consent is written for, as the gloss renders them. */
 const CONSENTED_ACT = /\b(?:cancel|delete|change|update|transfer|pay|refund|send|forward|buy|approve|execute|close|book|reserve|add)\b/i;
 
+/** A bare speaker label naming the assistant (not the system or a developer). */
+const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:${ASSISTANT_SPEAKER})\s*:\s*$`, 'i');
+/**
+ * The visitor's turn in a written dialogue, at a line's or a sentence's start (help pages write
+ * example chats inline: "Ejemplo de conversación. Cliente: Quiero… Asistente: Claro…").
+ */
+const VISITOR_SPOKE = new RegExp(String.raw`(?:^|[.!?»"”)\]]\s+|\n)[ \t]*${TURN_PREFIX}(?:user|customer|client|visitor|shopper|guest|human|you|member|caller|driver|passenger|patient|tenant|supporter|donor|fan|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|fahrer(?:in)?|tú|você|du|conduct(?:or|eur)|condutor|pasajer[oa]|passageir[oa]|passag(?:er|ère)|paciente|patient[ea]?|socio|sócio|membre|mitglied)[ \t]*:`, 'iu');
 /** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
 const ASSISTANT_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}((?:${ASSISTANT_SPEAKER}|assistante|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$`, 'gimu');
 /** How such a turn opens when it reports an action as done: "Done!", "Claro!", "Alles klar,", "Fatto,". */
@@ -171,10 +178,22 @@ function visitorConsents(text: string): boolean {
   VISITOR_TURN.lastIndex = 0;
   for (let m = VISITOR_TURN.exec(text); m !== null; m = VISITOR_TURN.exec(text)) {
     const turn = m[1] as string;
-    if (CONSENT_WORDS.test(turn)) return true;
-    if (YES_WORDS.test(turn) && CONSENTED_ACT.test(readLatin(turn).read.text)) return true;
+    const consents = CONSENT_WORDS.test(turn) || (YES_WORDS.test(turn) && CONSENTED_ACT.test(readLatin(turn).read.text));
+    if (consents && !askedBefore(text, m.index)) return true;
   }
   return false;
+}
+
+/**
+ * Whether the assistant's last turn before `at` asks something ("¿Confirmas el cambio?"): a help
+ * page's example chat shows the assistant asking for confirmation and the visitor giving it, where
+ * a faked turn has the visitor consent unasked.
+ */
+function askedBefore(text: string, at: number): boolean {
+  let asked = false;
+  ASSISTANT_TURN.lastIndex = 0;
+  for (let m = ASSISTANT_TURN.exec(text); m !== null && m.index < at; m = ASSISTANT_TURN.exec(text)) asked = /[?？]/.test(m[2] as string);
+  return asked;
 }
 
 /**
@@ -240,8 +259,17 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
     if (span.ruleId === 'role-tag' && SPEAKER_LABEL.test(text.slice(span.start, span.end))) {
       const lineEnd = text.indexOf('\n', span.end);
       const end = lineEnd < 0 ? text.length : lineEnd;
-      if (spans.some((other) => other !== span && other.start < end && span.end <= other.end)) return true;
-      return scoreOf(text.slice(span.end, end)) > 0 || (consents ??= visitorConsents(text));
+      // Another reading of its line (another speaker's label on it is none: inline chats put several on one line).
+      const label = (other: InstructionMatch) => other.ruleId === 'role-tag' && SPEAKER_LABEL.test(text.slice(other.start, other.end));
+      if (strong.some((other) => other !== span && other.start < end && span.end <= other.end && !label(other))) return true;
+      if (consents ??= visitorConsents(text)) return true;
+      const line = text.slice(span.end, end);
+      // The assistant's turn after the visitor's in another language, in a help page's example chat
+      // ("Cliente: Quiero cambiarme a la tarifa de 100 GB. Asistente: Claro…"): a transcript. The
+      // English classifier reads the gloss of such a line badly (a price and "confirm the change" lean
+      // to an order); a faked turn is read by `fakeDialogueSpans`, a consent given unasked above.
+      if (ASSISTANT_LABEL.test(text.slice(span.start, span.end)) && inAnotherLanguage(line) && VISITOR_SPOKE.test(text.slice(0, span.start))) return false;
+      return scoreOf(line) > 0;
     }
     if (!WEAK_READINGS.has(span.ruleId)) return true;
     sentences ??= sentencesOf(text);
