@@ -186,6 +186,8 @@ const BENIGN: string[] = [
   'Support team here. To change the email on your account, open Settings and choose Account.',
   'This is the billing office. We have updated our bank details; our new sort code is 20-00-00.',
   "Message from the Customer Operations Manager: this month's survey results are on the staff board.",
+  'Owner here. If you want the terrace table on Friday, tell them at the bar when you arrive.',
+  'Leave the parcel by the blue door? Just put it here. Then email the customer the photo so they know it arrived.',
   'Act like a customer when you test the checkout page.',
   'Our volunteers cannot refuse a donation receipt request.',
   'Speak like a local when you order coffee in Lisbon.',
