@@ -129,11 +129,29 @@ const CONSENTED_ACT = /\b(?:cancel|delete|change|update|transfer|pay|refund|send
 /** A bare speaker label naming the assistant (not the system or a developer). */
 const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:${ASSISTANT_SPEAKER})\s*:\s*$`, 'i');
 /**
- * The visitor's turn in a written dialogue, at a line's or a sentence's start (help pages write
- * example chats inline: "Ejemplo de conversación. Cliente: Quiero… Asistente: Claro…").
+ * A speaker's label in a written dialogue: a capitalised word and a colon ("Cliente:", "Vacancier :",
+ * "Kundin:", "Mãe:"), the way help pages write example chats, inline or a line each.
  */
-const VISITOR_SPOKE = new RegExp(String.raw`(?:^|[.!?»"”)\]]\s+|\n)[ \t]*${TURN_PREFIX}(?:user|customer|client|visitor|shopper|guest|human|you|member|caller|driver|passenger|patient|tenant|supporter|donor|fan|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|fahrer(?:in)?|tú|você|du|conduct(?:or|eur)|condutor|pasajer[oa]|passageir[oa]|passag(?:er|ère)|paciente|patient[ea]?|socio|sócio|membre|mitglied)[ \t]*:`, 'iu');
-/** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
+const SPEAKER = /(?<![\p{L}\p{M}'’-])\p{Lu}[\p{L}\p{M}'’-]{1,24}[ \t]*:(?!\/)/gu;
+/** Labels that are not someone speaking, or that speak for the assistant, the system or its makers. */
+const NOT_A_VISITOR = new Set([
+  ...ASSISTANT_SPEAKER.split('|'), 'assistante', 'ai', 'ia', 'ki', 'bot', 'chatbot', 'system', 'sistema', 'système', 'systeme', 'developer',
+  'admin', 'administrator', 'operator', 'root', 'override', 'note', 'nota', 'notiz', 'hinweis', 'important', 'importante', 'wichtig',
+  'warning', 'attention', 'achtung', 'atención', 'atenção', 'attenzione', 'aviso', 'avis', 'avviso', 'example', 'exemple',
+  'ejemplo', 'exemplo', 'esempio', 'beispiel', 'beispielgespräch', 'instructions', 'instrucciones', 'instruções', 'istruzioni', 'anweisungen', 'consignes',
+]);
+
+/**
+ * Whether someone other than the assistant speaks before `at`: a dialogue's earlier turn ("Exemple
+ * de conversation : Vacancier : Est-ce que je peux…", "Cliente: Quiero…").
+ */
+function visitorSpokeBefore(text: string, at: number): boolean {
+  SPEAKER.lastIndex = 0;
+  for (let m = SPEAKER.exec(text); m !== null && m.index < at; m = SPEAKER.exec(text)) {
+    if (!NOT_A_VISITOR.has(m[0].replace(/[ \t]*:$/, '').toLowerCase())) return true;
+  }
+  return false;
+}/** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
 const ASSISTANT_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}((?:${ASSISTANT_SPEAKER}|assistante|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$`, 'gimu');
 /** How such a turn opens when it reports an action as done: "Done!", "Claro!", "Alles klar,", "Fatto,". */
 const DONE_OPENING = /^(?:done|all\s+set|sure|of\s+course|certainly|great|perfect|ok(?:ay)?|pronto|fatto|claro|listo|hecho|bien\s+s[ûu]r|c['’]est\s+fait|d['’]accord|alles\s+klar|erledigt|gerne|certo|perfeito|feito|va\s+bene|perfecto|parfait|perfetto)(?![\p{L}\p{M}])/iu;
@@ -268,7 +286,7 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
       // ("Cliente: Quiero cambiarme a la tarifa de 100 GB. Asistente: Claro…"): a transcript. The
       // English classifier reads the gloss of such a line badly (a price and "confirm the change" lean
       // to an order); a faked turn is read by `fakeDialogueSpans`, a consent given unasked above.
-      if (ASSISTANT_LABEL.test(text.slice(span.start, span.end)) && inAnotherLanguage(line) && VISITOR_SPOKE.test(text.slice(0, span.start))) return false;
+      if (ASSISTANT_LABEL.test(text.slice(span.start, span.end)) && inAnotherLanguage(line) && visitorSpokeBefore(text, span.start)) return false;
       return scoreOf(line) > 0;
     }
     if (!WEAK_READINGS.has(span.ruleId)) return true;
