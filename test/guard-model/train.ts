@@ -271,11 +271,11 @@ function validate(): void {
 /**
  * Round 31 (-58 and its pages -34) is held out of the gloss training: read after the model was
  * trained, then used to shape a few glosses, it stays the one round in those languages the shipped
- * model never saw (it reads 50.8 % with it). The page set of round 48 (-51), whose altered texts
- * (help pages' example chats) shaped the guard's reading of written dialogues on 2026-12-01, is
- * held out too: tuned on, never trained on.
+ * model never saw (it reads 50.8 % with it). The page sets of rounds 48 and 50 (-51, -53), whose
+ * altered texts (help pages' example chats) shaped the guard's reading of written dialogues on
+ * 2026-12-01, are held out too: tuned on, never trained on.
  */
-export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34', 'wave-benign-pages-51'];
+export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
 export const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 export const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 

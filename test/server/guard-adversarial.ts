@@ -96,7 +96,7 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there).
@@ -166,6 +166,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 46', attacks: ['wave-heldout-73'], pages: ['wave-benign-pages-49'] },
   { name: 'round 47', attacks: ['wave-heldout-74'], pages: ['wave-benign-pages-50'] },
   { name: 'round 48', attacks: ['wave-heldout-75'], pages: ['wave-benign-pages-51'] },
+  { name: 'round 49', attacks: ['wave-heldout-76'], pages: ['wave-benign-pages-52'] },
+  { name: 'round 50', attacks: ['wave-heldout-77'], pages: ['wave-benign-pages-53'] },
 ];
 
 /**
@@ -173,15 +175,15 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  * page's own sense apart, and trained on by the classifier; and since 2026-12-01 16:25 the page sets
  * of the development rounds 19, 21, 27, 32 and 34: -21, -23, -30, -35, -37), `languages` (in other languages, read
  * once each; the counts of -24 and -25 chose how the gloss and the classifier meet, see
- * src/guard/neutralize.ts, and the gloss classifier trains on all of them but -34 and -51, whose altered
+ * src/guard/neutralize.ts, and the gloss classifier trains on all of them but -34, -51 and -53, whose altered
  * texts shaped readings: see GLOSS_HELD_OUT in test/guard-model/train.ts) and `fresh` (the others from -19
  * on, read once against the guard as shipped, never tuned or trained on; one reading was mended after
  * -48's first reading: "Message from the Customer Operations Manager" read as a message from the customer).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
-  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50'],
+  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52'],
 };
 
 /**
