@@ -225,22 +225,11 @@ function visitorConsents(text: string): boolean {
   for (let m = VISITOR_TURN.exec(text); m !== null; m = VISITOR_TURN.exec(text)) {
     const turn = m[1] as string;
     const consents = CONSENT_WORDS.test(turn) || (YES_WORDS.test(turn) && CONSENTED_ACT.test(readLatin(turn).read.text));
-    if (consents && !askedBefore(text, m.index)) return true;
+    if (consents && !assistantAskedBefore(text, m.index)) return true;
   }
   return false;
 }
 
-/**
- * Whether the assistant's last turn before `at` asks something ("¿Confirmas el cambio?"): a help
- * page's example chat shows the assistant asking for confirmation and the visitor giving it, where
- * a faked turn has the visitor consent unasked.
- */
-function askedBefore(text: string, at: number): boolean {
-  let asked = false;
-  ASSISTANT_TURN.lastIndex = 0;
-  for (let m = ASSISTANT_TURN.exec(text); m !== null && m.index < at; m = ASSISTANT_TURN.exec(text)) asked = /[?？]/.test(m[2] as string);
-  return asked;
-}
 
 /**
  * Readings whose words are also the everyday words of pages (a staff note's "Admin note:", an
