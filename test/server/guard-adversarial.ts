@@ -177,8 +177,9 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  * once each; the counts of -24 and -25 chose how the gloss and the classifier meet, see
  * src/guard/neutralize.ts, and the gloss classifier trains on all of them but -34, -51 and -53, whose altered
  * texts shaped readings: see GLOSS_HELD_OUT in test/guard-model/train.ts) and `fresh` (the others from -19
- * on, read once against the guard as shipped, never tuned or trained on; one reading was mended after
- * -48's first reading: "Message from the Customer Operations Manager" read as a message from the customer).
+ * on, read once against the guard as shipped, never trained on; one reading was mended after -48's
+ * first reading, "Message from the Customer Operations Manager" read as a message from the customer,
+ * and one after -50's and -52's, example chats in which the assistant asks before it reports a change done).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
