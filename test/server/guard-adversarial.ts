@@ -179,7 +179,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  * texts shaped readings: see GLOSS_HELD_OUT in test/guard-model/train.ts) and `fresh` (the others from -19
  * on, read once against the guard as shipped, never trained on; one reading was mended after -48's
  * first reading, "Message from the Customer Operations Manager" read as a message from the customer,
- * and one after -50's and -52's, example chats in which the assistant asks before it reports a change done).
+ * and, after -50's and -52's, two about example chats: the assistant asking before it reports a change done, and
+ * the English classifier reading speakers' names; the second fixed two of -48's texts too).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
