@@ -141,9 +141,23 @@ const NOT_A_VISITOR = new Set([
   'ejemplo', 'exemplo', 'esempio', 'beispiel', 'beispielgespräch', 'instructions', 'instrucciones', 'instruções', 'istruzioni', 'anweisungen', 'consignes',
 ]);
 
-/** The speakers' labels of a text, in order (`matchAll` works on a copy of `SPEAKER`: callers may nest). */
-function speakersOf(text: string): Array<{ start: number; end: number; name: string }> {
-  return [...text.matchAll(SPEAKER)].map((m) => ({ start: m.index, end: m.index + m[0].length, name: m[0].replace(/[ \t]*:$/, '').toLowerCase() }));
+interface SpeakerLabel {
+  start: number;
+  end: number;
+  name: string;
+}
+/** The last text read by `speakersOf`, and its labels: every label of a long transcript asks again. */
+let speakersCache: { text: string; labels: readonly SpeakerLabel[] } | null = null;
+
+/**
+ * The speakers' labels of a text, in order, found once per text (`matchAll` works on a copy of
+ * `SPEAKER`: callers may nest). A transcript of thousands of turns costs one scan, not one per turn.
+ */
+function speakersOf(text: string): readonly SpeakerLabel[] {
+  if (speakersCache?.text === text) return speakersCache.labels;
+  const labels = [...text.matchAll(SPEAKER)].map((m) => ({ start: m.index, end: m.index + m[0].length, name: m[0].replace(/[ \t]*:$/, '').toLowerCase() }));
+  speakersCache = { text, labels };
+  return labels;
 }
 
 const ASSISTANT_NAMES: ReadonlySet<string> = new Set([...ASSISTANT_SPEAKER.split('|'), 'assistante', 'ai', 'ia', 'ki', 'bot', 'chatbot']);
@@ -161,9 +175,15 @@ function withoutSpeakers(folded: FoldedText): FoldedText {
   // A conversation asks something somewhere; a faked turn written to be obeyed seldom does.
   const first = labels[0]!.start;
   if (!/[?？]/.test(folded.text.slice(first))) return folded;
-  let text = folded.text;
-  for (const l of labels) if (ASSISTANT_NAMES.has(l.name) || !NOT_A_VISITOR.has(l.name)) text = text.slice(0, l.start) + ' '.repeat(l.end - l.start) + text.slice(l.end);
-  return { ...folded, text };
+  const pieces: string[] = [];
+  let at = 0;
+  for (const l of labels) {
+    if (!ASSISTANT_NAMES.has(l.name) && NOT_A_VISITOR.has(l.name)) continue;
+    pieces.push(folded.text.slice(at, l.start), ' '.repeat(l.end - l.start));
+    at = l.end;
+  }
+  pieces.push(folded.text.slice(at));
+  return { ...folded, text: pieces.join('') };
 }
 
 /** A turn of a written dialogue: from `from` to the next speaker's label or `end`. */
@@ -189,11 +209,14 @@ function visitorSpokeBefore(text: string, at: number): boolean {
  * an honest example chat shows, the way our own consent reads, not a faked agreement.
  */
 function assistantAskedBefore(text: string, at: number): boolean {
-  const labels = speakersOf(text).filter((label) => label.start < at);
-  for (let k = labels.length - 1; k >= 0; k--) {
+  const labels = speakersOf(text);
+  let k = labels.length - 1;
+  while (k >= 0 && labels[k]!.start >= at) k--;
+  for (; k >= 0; k--) {
     const label = labels[k]!;
     if (!ASSISTANT_NAMES.has(label.name)) continue;
-    return /[?？]/.test(text.slice(label.end, labels[k + 1]?.start ?? at));
+    const next = labels[k + 1];
+    return /[?？]/.test(text.slice(label.end, next !== undefined && next.start < at ? next.start : at));
   }
   return false;
 }/** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */

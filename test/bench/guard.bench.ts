@@ -53,6 +53,9 @@ throughput('bfcl tool docs (benign, short)', bfcl, neutralizeInstructions);
 throughput('wildguard (benign prompts)', wildguard, neutralizeInstructions);
 throughput('cyberseceval attacks (English)', cse.map((x) => str(x['user_input'])), neutralizeInstructions);
 throughput('cyberseceval attacks (machine-translated)', ml.map((x) => str(x['user_input'])), neutralizeInstructions);
+// A long example chat: every speaker's label is read against the others (linear, not one scan per label).
+const transcript = Array.from({ length: 2000 }, (_, i) => (i % 2 ? `Assistant: Item ${i} is in stock. Shall I add it?` : `Customer: Is item ${i} in stock?`)).join('\n');
+throughput('a written dialogue of 2,000 turns', [transcript], neutralizeInstructions);
 const nonce = createNonce();
 throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
 
