@@ -219,7 +219,9 @@ function assistantAskedBefore(text: string, at: number): boolean {
     return /[?？]/.test(text.slice(label.end, next !== undefined && next.start < at ? next.start : at));
   }
   return false;
-}/** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
+}
+
+/** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
 const ASSISTANT_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}((?:${ASSISTANT_SPEAKER}|assistante|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$`, 'gimu');
 /** How such a turn opens when it reports an action as done: "Done!", "Claro!", "Alles klar,", "Fatto,". */
 const DONE_OPENING = /^(?:done|all\s+set|sure|of\s+course|certainly|great|perfect|ok(?:ay)?|pronto|fatto|claro|listo|hecho|bien\s+s[ûu]r|c['’]est\s+fait|d['’]accord|alles\s+klar|erledigt|gerne|certo|perfeito|feito|va\s+bene|perfecto|parfait|perfetto)(?![\p{L}\p{M}])/iu;
