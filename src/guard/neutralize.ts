@@ -133,9 +133,12 @@ const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:${ASSISTANT_SPEAKER})\s*:\s
  * "Kundin:", "Mãe:"), the way help pages write example chats, inline or a line each.
  */
 const SPEAKER = /(?<![\p{L}\p{M}'’-])\p{Lu}[\p{L}\p{M}'’-]{1,24}[ \t]*:(?!\/)/gu;
+/** The assistant's names as a speaker in a dialogue, "AI:" and "Bot:" too (`ASSISTANT_TURN`, the labels' reading). */
+const ASSISTANT_TURN_NAME = `${ASSISTANT_SPEAKER}|assistante|ai|ia|ki|bot|chatbot`;
+const ASSISTANT_NAMES: ReadonlySet<string> = new Set(ASSISTANT_TURN_NAME.split('|'));
 /** Labels that are not someone speaking, or that speak for the assistant, the system or its makers. */
 const NOT_A_VISITOR = new Set([
-  ...ASSISTANT_SPEAKER.split('|'), 'assistante', 'ai', 'ia', 'ki', 'bot', 'chatbot', 'system', 'sistema', 'système', 'systeme', 'developer',
+  ...ASSISTANT_NAMES, 'system', 'sistema', 'système', 'systeme', 'developer',
   'admin', 'administrator', 'operator', 'root', 'override', 'note', 'nota', 'notiz', 'hinweis', 'important', 'importante', 'wichtig',
   'warning', 'attention', 'achtung', 'atención', 'atenção', 'attenzione', 'aviso', 'avis', 'avviso', 'example', 'exemple',
   'ejemplo', 'exemplo', 'esempio', 'beispiel', 'beispielgespräch', 'instructions', 'instrucciones', 'instruções', 'istruzioni', 'anweisungen', 'consignes',
@@ -159,8 +162,6 @@ function speakersOf(text: string): readonly SpeakerLabel[] {
   speakersCache = { text, labels };
   return labels;
 }
-
-const ASSISTANT_NAMES: ReadonlySet<string> = new Set([...ASSISTANT_SPEAKER.split('|'), 'assistante', 'ai', 'ia', 'ki', 'bot', 'chatbot']);
 
 /**
  * The text with a written dialogue's speakers' labels blanked ("Assistant: Sure." reads "Sure."), for
@@ -222,7 +223,7 @@ function assistantAskedBefore(text: string, at: number): boolean {
 }
 
 /** An assistant's turn in a written dialogue: "Assistant: …", "Asistente: …", "AI: …", "[09:15] Assistente IA: …". */
-const ASSISTANT_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}((?:${ASSISTANT_SPEAKER}|assistante|ai|ia|ki|bot|chatbot)(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$`, 'gimu');
+const ASSISTANT_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}((?:${ASSISTANT_TURN_NAME})(?:[ \t]+(?:ia|ai|ki))?[ \t]*:)[ \t]*(.+)$`, 'gimu');
 /** How such a turn opens when it reports an action as done: "Done!", "Claro!", "Alles klar,", "Fatto,". */
 const DONE_OPENING = /^(?:done|all\s+set|sure|of\s+course|certainly|great|perfect|ok(?:ay)?|pronto|fatto|claro|listo|hecho|bien\s+s[ûu]r|c['’]est\s+fait|d['’]accord|alles\s+klar|erledigt|gerne|certo|perfeito|feito|va\s+bene|perfecto|parfait|perfetto)(?![\p{L}\p{M}])/iu;
 /**

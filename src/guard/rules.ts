@@ -61,7 +61,8 @@ const WEB_TLD = String.raw`(?:com|net|org|io|co|app|xyz|info|biz|me|link|site|on
 const PHONE_NUMBER = String.raw`\+?\d[\d\s().-]{6,}\d`;
 /** A post someone may speak from in page data: "pharmacy manager", "the security team", "Legal" ("IT" only with a word after it: "it here" is no post). */
 const POST = String.raw`(?:manager|director|officer|lead|head|supervisor|superintendent|engineer|team|department|dept|desk|office|nurse|pharmacist|physician|doctor|owner|admin|administrator|vp|ceo|cfo|cto|coo|president|chair|representative|coordinator|specialist|auditor|audit|moderators?|administrators|landlord|dispatcher|controller|accountant|clerk|compliance|legal|security|billing|hr|operations|ops|founder|committee|board|management|headquarters|hq|merchant|organi[sz]er|registrar|bursar|dean|principal|developers?|operators?)`;
-const POST_TRIGGER = String.raw`manager|director|officer|lead|head|supervisor|superintendent|engineer|team|department|dept|desk|office|nurse|pharmacist|physician|doctor|owner|admin|vp|ceo|cfo|cto|coo|president|chair|representative|coordinator|specialist|audit|moderator|landlord|dispatcher|controller|accountant|clerk|compliance|legal|security|billing|\bhr\b|operations|\bops\b|founder|committee|board|management|headquarters|\bhq\b|merchant|organi[sz]er|registrar|bursar|dean|principal|\bdr\b|developer|operator`;
+/** Pre-check of a post (no closing boundary: "per the managers' decision" reads "manager"), or "Dr". */
+const POST_TRIGGER = new RegExp(String.raw`\b(?:${POST}|dr\b)`, 'i');
 /** Up to four words before a post ("customer success VP", "the insurer's utilization review nurse"). */
 const POST_NAME = String.raw`(?:(?:the|your|our|a|an)\s+)?(?:${W}\s+){0,4}?(?:${POST}|dr\.?\s+${W})`;
 /** Speaking from a post, at a sentence's or line's start: "X here", "This is the X", "Per X's order", "Memo from X", "X authorization:", "X has authorized". */
@@ -306,7 +307,7 @@ const LATIN: InstructionRule[] = [
     // may issue store credit…". A manager's reply to a review ("Store manager here. Please email us")
     // orders nothing about anyone's records.
     id: 'authority-directive',
-    trigger: [new RegExp(POST_TRIGGER, 'i'), /here|this\s+is|per\s|\bof\b|from|has|have|authori[sz]ation|approval|request|directive/i],
+    trigger: [POST_TRIGGER, /here|this\s+is|per\s|\bof\b|from|has|have|authori[sz]ation|approval|request|directive/i],
     family: 'authority',
     script: 'latin',
     pattern: rx(String.raw`${POST_CLAIM}${IN_SENTENCE}{0,160}?(?:[.!?;:]\s+${IN_SENTENCE}{0,160}?)?${POST_ORDER}`),
