@@ -273,9 +273,11 @@ function validate(): void {
  * trained, then used to shape a few glosses, it stays the one round in those languages the shipped
  * model never saw (it reads 50.8 % with it). The page sets of rounds 48 and 50 (-51, -53), whose
  * altered texts (help pages' example chats) shaped the guard's reading of written dialogues on
- * 2026-12-01, are held out too: tuned on, never trained on.
+ * 2026-12-01, are held out too: tuned on, never trained on. So is round 52 (-79): its misses shaped the
+ * readings of an assistant sending data or money to an address written out, and of tags named for
+ * its directions either way round (2026-12-02).
  */
-export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
+export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-heldout-79', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
 export const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 export const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 
