@@ -97,14 +97,14 @@ person: pessoa
 verification: verificación vérification überprüfung verifica verificação
 asking: nachzufragen nachfragen
 send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate
-forward: reenviar reenvía reenvíe reenvia transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe weiterzuleiten übermitteln übermittle
+forward: reenviar reenvía reenvíe reenvia reencaminhar reencaminhe adresser adressez transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe weiterzuleiten übermitteln übermittle
 transfer: transferir transfiere transfiera transfira transférer transférez transfère überweisen überweise trasferire trasferisci trasferite
 delete: eliminar elimina elimine eliminen borrar borra borre supprimer supprime supprimez effacer efface effacez löschen lösche löscht eliminare eliminate cancellare cancella excluir exclua apagar apague
 cancel: cancelar cancela cancele cancelen annuler annule annulez stornieren storniere annullare annulla annullate
 buy: comprar compra compre compren acheter achète achetez kaufen kaufe comprare compri
 pay: pagar paga pague payez bezahlen bezahle zahlen pagare
 add: añadir añade añada agregar agrega agregue ajouter ajoute ajoutez hinzufügen füge aggiungere aggiungi aggiungete adicionar adicione adiciona
-change: cambiar cambia cambie modificar modifique changer changez modifie modifiez ändern ändere cambiare modificare modifica alterar altere mudar mude
+change: cambiar cambia cambie modificar modifique changer changez modifie modifiez ändern ändere cambiare modificare modifica alterar altere mudar mude altera remplacer remplacez
 update: actualizar actualiza actualice aktualisieren aktualisiere aggiornare aggiorna atualizar atualize
 execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen eseguire esegui eseguite executar auszuführen durchzuführen veranlassen zu-veranlassen
 call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
@@ -199,7 +199,7 @@ set aside: deja de lado|deje de lado|dejen de lado|dejar de lado|laisse de côt�
 overlook: pasa por alto|pase por alto|pasen por alto|pasar por alto
 disregard: haz caso omiso de|haga caso omiso de|hagan caso omiso de|hacer caso omiso de|haz caso omiso|no hagas caso de|no haga caso de|ne tiens pas compte de|ne tenez pas compte de|ne tenez plus compte de|ne tiens plus compte de|fais abstraction de|faites abstraction de|non tenere conto di|non tenete conto di|non tenere conto delle|non tenete conto delle
 has to: tiene que|tienen que|ha de|han de|tem que|têm que|tem de|têm de
-is required to: está obligado a|está obligada a|están obligados a|est tenu de|est tenue de|sont tenus de|ist verpflichtet|sind verpflichtet|è tenuto a|è tenuta a|sono tenuti a|é obrigado a|é obrigada a
+is required to: está obligado a|está obligada a|están obligados a|est tenu de|est tenue de|sont tenus de|est tenu d'|est tenue d'|sont tenus d'|sont tenues de|sont tenues d'|ist verpflichtet|sind verpflichtet|è tenuto a|è tenuta a|sono tenuti a|é obrigado a|é obrigada a
 please: se ruega|merci de|si prega di|per favore|por favor
 update: mettre à jour|mettez à jour|mets à jour
 act as: actúa como|actúe como|actuará como|actuar como|agis comme|agissez comme|agira comme|handle als|verhalte dich wie|agisci come|comportati come|aja como|atue como|agirá como
@@ -314,7 +314,7 @@ const PHRASE_SOURCE = [...PHRASE_GLOSS.keys()]
   .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]").replace(/ /g, '\\s+'))
   .join('|');
 /** A request to the assistant, an elided article or conjunction ("l'assistant", "dell'utente", "qu'il"), a phrase, or one word (letters and combining marks). */
-const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])${AI_NAMED}(?![\\p{L}\\p{M}])|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu|un)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?![\\p{L}\\p{M}])|[\\p{L}\\p{M}]+`, 'giu');
+const TOKEN = new RegExp(`(?<![\\p{L}\\p{M}])(?:${REQUESTS.map((r) => r.source).join('|')})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|(?<![\\p{L}\\p{M}])${AI_NAMED}(?![\\p{L}\\p{M}])|(?<![\\p{L}\\p{M}])(?:l|dell|all|nell|sull|dall|qu|un)['’](?=\\p{L})|(?<![\\p{L}\\p{M}])(?:${PHRASE_SOURCE})(?:(?<=['’])|(?![\\p{L}\\p{M}]))|[\\p{L}\\p{M}]+`, 'giu');
 /** Forms glossed only as written in lower case: "al" (Spanish "to the"), not "Al" (a name). */
 const LOWER_CASE_ONLY: ReadonlySet<string> = new Set(['al']);
 /** What an elision glosses to. */
@@ -379,7 +379,7 @@ export function glossForeignWords(folded: FoldedText): FoldedText {
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     const lower = m[0].toLowerCase().replace(/\s+/g, ' ').replace(/’/g, "'");
-    const english = LOWER_CASE_ONLY.has(lower) && m[0] !== lower
+    let english = LOWER_CASE_ONLY.has(lower) && m[0] !== lower
       ? undefined
       : /^[a-z]+'$/.test(lower)
       ? ELISION[lower.slice(0, -1)]
@@ -387,6 +387,8 @@ export function glossForeignWords(folded: FoldedText): FoldedText {
       ? (plural(lower) ? 'ai assistants' : 'ai assistant')
       : (PHRASE_GLOSS.get(lower) ?? WORD_GLOSS.get(lower) ?? withClitic(lower) ?? (requestAt(text, m!.index, m![0].length) ? (lower.endsWith("'") ? `${INSTRUCTED} ` : INSTRUCTED) : undefined));
     if (english === undefined) continue;
+    // A phrase that ends in an elision ("est tenu d'adresser") is followed by its word at once.
+    if (/['’]$/.test(m[0]) && !english.endsWith(' ') && PHRASE_GLOSS.has(lower)) english = `${english} `;
     if (m.index > at) pieces.push({ text: text.slice(at, m.index), from: at, to: m.index });
     pieces.push({ text: english, from: m.index, to: m.index + m[0].length });
     at = m.index + m[0].length;

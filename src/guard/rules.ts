@@ -47,6 +47,11 @@ const EARLIER_THING = String.raw`(?:inputs?|messages?|context|conversation|text|
 /** Roles a fake header claims: "[SYSTEM]", "###(system_message)", "{{admin}}". */
 const ROLE_WORD = String.raw`(?:system|sys|admin|administrator|developer|dev|root|assistant|operator|sudo|supervisor|moderator|override|instructions?|prompt|jailbreak|god\s*mode)`;
 const ROLE_SUFFIX = String.raw`(?:[\s_-]+(?:message|msg|prompt|note|notice|instructions?|update|override|alert|mode|command|input|directive|information|info|text|content|header|role|turn|channel))?`;
+/**
+ * A tag named for the assistant's directions, either way round: "<instructions_assistant>",
+ * "[directive for bot]", "[word from the assistant]" (the gloss of "[instrução do assistente]").
+ */
+const DIRECTIONS_TAG = String.raw`(?:(?:instructions?|directives?|rules|guidelines|orders|word\s+from\s+the)[\s_-]+(?:(?:for|to|of|from|de|du|del|della|do|da|des)[\s_-]+(?:the[\s_-]+)?)?(?:assistant|ai|bot|chatbot|model|agent)|(?:ai|bot|chatbot|model|agent)[\s_-]+(?:instructions?|directives?|rules|guidelines|orders))`;
 /** Who a message may claim to come from. */
 const AUTHORITY = String.raw`(?:user|users|visitor|customer|account\s+owner|developer|developers|system|system\s+administrator|administrator|admin|operator|operators|owner|site\s+owner|store\s+owner|shop\s+owner|creator|creators|maker|makers|programmers|engineers|dev\s+team|company|openai|anthropic|google|security\s+team|it\s+department|real\s+user|actual\s+user)`;
 /** The page's own people among {@link AUTHORITY}: a message from them is everyday order data. */
@@ -231,7 +236,7 @@ const LATIN: InstructionRule[] = [
     family: 'role_tag',
     script: 'latin',
     pattern: rx(
-      String.raw`(?:[\[({<|]|#{2,})[\[({<|#\s]*\/?\s*[*_]*\s*${ROLE_WORD}${ROLE_SUFFIX}\s*[*_]*\s*[|]?(?:[\])}>]|#{2,})[\])}>|#]*|^[ \t]*#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)(?:[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command))?[ \t]*(?::|$)`,
+      String.raw`(?:[\[({<|]|#{2,})[\[({<|#\s]*\/?\s*[*_]*\s*(?:${ROLE_WORD}${ROLE_SUFFIX}|${DIRECTIONS_TAG})\s*[*_]*\s*[|]?(?:[\])}>]|#{2,})[\])}>|#]*|^[ \t]*#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)(?:[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command))?[ \t]*(?::|$)`,
     ),
   },
   {
