@@ -152,6 +152,10 @@ const SENT_TO = String.raw`(?:send|sends|sending|sent|forward|forwards|forwardin
 const CHANGED_TO = String.raw`(?:change|changes|changing|changed|update|updates|updating|updated|replace|replaces|replacing|replaced|set|sets|switch|switches|alter|alters|altered|modify|modifies|modified|swap|swaps|overwrite|overwrites|edit|edits|umstellen|stelle|trocar|troque|troca)\s+(?:[\w'’.-]+\s+){0,4}?(?:e-?mail(?:[\s-]+(?:address|adresse))?|(?:adresse|indirizzo|endereço|dirección)\s+(?:de\s+|e-?)?(?:e-?)?mail|phone(?:\s+number)?|telephone(?:\s+number)?|mobile(?:\s+(?:phone|number))?|cell(?:\s*phone)?(?:\s+number)?|iban|bank\s+(?:details|account)|payout\s+(?:account|details|method)|contact\s+(?:e-?mail|details|number|address)|t[ée]l[ée]phone|telefono|tel[ée]fono|telefone|celular|cellulare|handynummer|telefonnummer|mobilnummer|portable|m[óo]vil|n[uú]mero\s+de\s+(?:m[óo]vil|tel[ée]fono|telefone|celular)|numéro\s+de\s+(?:portable|téléphone))\s+${OBJECT_WORDS(6)}${TO_DEST}`;
 /** German puts the verb last: "die E-Mail-Adresse des Halters auf … umstellen". */
 const CHANGED_TO_DE = String.raw`(?:e-?mail(?:-adresse)?|telefonnummer|handynummer|mobilnummer|iban|bankverbindung|kontonummer)\s+(?:[\w.'’-]+\s+){0,3}?(?:auf|in)(?=\s+\S+\s+(?:zu\s+)?(?:change|umstellen|umzustellen|ändern|setzen|ersetzen)\b)\s+`;
+/** German puts the participle last: "Ich habe Ihr Rezept an … geschickt" (glossed "sent"). */
+const SENT_TO_DE = String.raw`(?:an|auf)\s+(?:${LITERAL_STRONG})(?=\s+(?:zu\s+)?(?:send|sent|forward|forwarded|transfer|transferred|refund|refunded|übersenden|übermitteln|überweisen)\b)`;
+const SEND_OUT_TO = b(String.raw`${SENT_TO}(?:${LITERAL_STRONG})|${SENT_TO_DE}`);
+const CHANGE_CONTACT_TO = b(String.raw`${CHANGED_TO}(?:${LITERAL_STRONG}|${LITERAL_PHONE})|${CHANGED_TO_DE}(?:${LITERAL_STRONG}|${LITERAL_PHONE})`);
 /** An article before them, English or left unglossed ("le client", "o cliente"): the gloss keeps those. */
 const ART = String.raw`(?:the|this|that|your|le|la|il|lo|l'|o|a|el|der|die|den|dem|des)`;
 /** The people the assistant serves, as pages name them. */
@@ -398,8 +402,8 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   // Data or money sent out to an address written out, in one run of words: "send the records to
   // x@gmail.com", "refund the deposit to ES12 0049…", "change the e-mail of the account to x@…",
   // "update Ms Fabbri's mobile number with 347 902 1186" (glossed: "altere o e-mail do titular para…").
-  ['sendOutTo', b(String.raw`${SENT_TO}(?:${LITERAL_STRONG})`)],
-  ['changeContactTo', b(String.raw`${CHANGED_TO}(?:${LITERAL_STRONG}|${LITERAL_PHONE})|${CHANGED_TO_DE}(?:${LITERAL_STRONG}|${LITERAL_PHONE})`)],
+  ['sendOutTo', SEND_OUT_TO],
+  ['changeContactTo', CHANGE_CONTACT_TO],
   // The same to any other e-mail address: the site's own help desk may be one ("the assistant forwards
   // what it cannot answer to help@clinic.example"), so this reading is weak.
   ['sendOutToMail', b(String.raw`(?:${SENT_TO}|${CHANGED_TO}|${CHANGED_TO_DE})${LITERAL_MAIL}`)],
@@ -442,6 +446,20 @@ export function sentencesOf(text: string): Array<[number, number]> {
     at = m.index + m[0].length;
   }
   if (text.length > at) out.push([at, text.length]);
+  return out;
+}
+
+/**
+ * Where `text` sends data or money to an address written out, or changes someone's e-mail, phone or
+ * bank details to one, whoever does it ("I also sent your prescription to pharmacy.partner@gmx.de"):
+ * the strong part of the 'sent out' reading, for the turns of a written dialogue (src/guard/neutralize.ts).
+ */
+export function sendOutSpans(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const re of [SEND_OUT_TO, CHANGE_CONTACT_TO]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push([m.index, m.index + m[0].length]);
+  }
   return out;
 }
 

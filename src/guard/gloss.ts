@@ -96,10 +96,14 @@ students: alumnos alunos studenti élèves teilnehmenden stagiaires participante
 person: pessoa
 verification: verificación vérification überprüfung verifica verificação
 asking: nachzufragen nachfragen
-send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate
-forward: reenviar reenvía reenvíe reenvia reencaminhar reencaminhe adresser adressez transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe weiterzuleiten übermitteln übermittle
-transfer: transferir transfiere transfiera transfira transférer transférez transfère überweisen überweise trasferire trasferisci trasferite
+send: enviar envía envíe envíen envia envie enviem manda mande manden mandar envoyer envoie envoyez senden sende schicken schicke inviare invia inviate enviará enviarán mandará mandarán enverra enverront invierà invieranno enviarão
+forward: reenviar reenvía reenvíe reenvia reencaminhar reencaminhe adresser adressez transmettre transmets transmettez weiterleiten inoltrare inoltra inoltrate encaminhar encaminhe weiterzuleiten übermitteln übermittle reenviará transmettra inoltrerà encaminhará
+transfer: transferir transfiere transfiera transfira transférer transférez transfère überweisen überweise trasferire trasferisci trasferite transferirá transférera trasferirà
 delete: eliminar elimina elimine eliminen borrar borra borre supprimer supprime supprimez effacer efface effacez löschen lösche löscht eliminare eliminate cancellare cancella excluir exclua apagar apague
+sent: enviado enviada enviados enviadas envié mandé mandado mandada envoyé envoyée envoyés envoyées inviato inviata inviati inviate enviei geschickt gesendet
+forwarded: reenviado reenviada reenvié transmis transmise inoltrato inoltrata encaminhado encaminhada encaminhei weitergeleitet
+refunded: reembolsado reembolsada reembolsé remboursé remboursée rimborsato rimborsata reembolsei erstattet
+transferred: transferido transferida transferí transféré transférée trasferito trasferita überwiesen
 cancel: cancelar cancela cancele cancelen annuler annule annulez stornieren storniere annullare annulla annullate
 buy: comprar compra compre compren acheter achète achetez kaufen kaufe comprare compri
 pay: pagar paga pague payez bezahlen bezahle zahlen pagare
@@ -110,7 +114,7 @@ execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen esegui
 call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
 approve: aprobar aprueba apruebe approuver approuve approuvez genehmigen genehmige approvare approva aprovar aprove
 confirm: confirmar confirma confirmer confirmez bestätigen bestätige confermare conferma
-refund: reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa
+refund: reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa reembolsará remboursera rimborserà
 reveal: revelar revela revele révéler révèle révélez verrate verraten offenlegen rivelare rivela rivelate
 show: muestra muestre mostrar montre montrez montrer affiche affichez afficher zeige zeigen zeigt mostra mostrate mostrare mostre
 copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopieren copiare copiate
