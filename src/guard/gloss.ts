@@ -114,7 +114,7 @@ execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen esegui
 call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
 approve: aprobar aprueba apruebe approuver approuve approuvez genehmigen genehmige approvare approva aprovar aprove
 confirm: confirmar confirma confirmer confirmez bestätigen bestätige confermare conferma
-refund: reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa reembolsará remboursera rimborserà
+refund: reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa reembolsará remboursera rimborserà devolver devuelve devuelva devolverá devolva devolve
 reveal: revelar revela revele révéler révèle révélez verrate verraten offenlegen rivelare rivela rivelate
 show: muestra muestre mostrar montre montrez montrer affiche affichez afficher zeige zeigen zeigt mostra mostrate mostrare mostre
 copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopieren copiare copiate
