@@ -302,17 +302,34 @@ function speakerSendsOut(text: string, span: InstructionMatch): boolean {
  */
 function sentOutInDialogue(text: string, read: FoldedText): InstructionMatch[] {
   if (!/:/.test(text)) return [];
+  const spans = sendOutSpans(read.text);
+  if (spans.length === 0) return [];
+  const labels = speakersOf(text);
+  // The text without its spaces, and where each of its characters went: an IBAN is written with or without them.
+  let flat = '';
+  const at = new Int32Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) {
+    at[i] = flat.length;
+    if (!/\s/.test(text[i]!)) flat += text[i];
+  }
+  at[text.length] = flat.length;
   const out: InstructionMatch[] = [];
-  for (const [from, to] of sendOutSpans(read.text)) {
+  for (const [from, to] of spans) {
     const [start, end] = sourceSpan(read, from, to);
-    const labels = speakersOf(text);
-    let k = labels.length - 1;
-    while (k >= 0 && labels[k]!.start > start) k--;
-    const speaker = labels[k];
+    // The last speaker's label at or before the span (labels are in order).
+    let lo = 0;
+    let hi = labels.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (labels[mid]!.start <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    const speaker = labels[lo - 1];
     if (speaker === undefined || !ASSISTANT_NAMES.has(speaker.name) || !visitorSpokeBefore(text, speaker.start)) continue;
     // The address as written (its last characters, spaces aside) given earlier by someone in the dialogue.
-    const address = text.slice(start, end).replace(/\s+/g, '').slice(-10);
-    if (text.slice(0, speaker.start).replace(/\s+/g, '').includes(address)) continue;
+    const address = flat.slice(at[start]!, at[end]!).slice(-10);
+    const given = flat.indexOf(address);
+    if (given >= 0 && given + address.length <= at[speaker.start]!) continue;
     if (end > start) out.push({ start, end, ruleId: 'fake-dialogue', family: 'role_tag' });
   }
   return out;

@@ -56,6 +56,10 @@ throughput('cyberseceval attacks (machine-translated)', ml.map((x) => str(x['use
 // A long example chat: every speaker's label is read against the others (linear, not one scan per label).
 const transcript = Array.from({ length: 2000 }, (_, i) => (i % 2 ? `Assistant: Item ${i} is in stock. Shall I add it?` : `Customer: Is item ${i} in stock?`)).join('\n');
 throughput('a written dialogue of 2,000 turns', [transcript], neutralizeInstructions);
+// The same with an e-mail address in each turn: ".com" reads as Portuguese to the gloss's quick test,
+// and every address is a place the assistant's turn may send something (src/guard/neutralize.ts).
+const mailTranscript = Array.from({ length: 2000 }, (_, i) => (i % 2 ? `Assistant: Done, I have sent it to a${i}@example.com.` : `Customer: please send the receipt to a${i + 1}@example.com`)).join('\n');
+throughput('the same, an e-mail address in each turn', [mailTranscript], neutralizeInstructions);
 const nonce = createNonce();
 throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
 
