@@ -100,7 +100,9 @@ type Idea =
   | 'sendOutTo'
   | 'changeContactTo'
   | 'sendOutToMail'
-  | 'changeOtherContactTo';
+  | 'changeOtherContactTo'
+  | 'sentOutPassive'
+  | 'sentOutPassiveMail';
 
 const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 'gi');
 
@@ -136,8 +138,8 @@ const TO_DEST = String.raw`(?:to|into|onto|with|by|para|pra|a|à|an|auf|in|en|pe
  * customers' refunds to one of those (see 'sendOutTo').
  */
 const FREE_MAIL = String.raw`(?:gmail|googlemail|hotmail|outlook|live|msn|yahoo|ymail|aol|icloud|me|mac|proton|protonmail|pm|gmx|web|t-online|freenet|libero|virgilio|tiscali|alice|tin|laposte|orange|free|sfr|wanadoo|sapo|uol|bol|terra|ig|yandex|mail|inbox|zoho|tutanota|tuta|fastmail|seznam|wp|o2|onet|interia)\.[a-z]{2,3}(?:\.[a-z]{2})?(?![\w-]|\.\w)`;
-/** Where money or data goes, written out: a free mail address, an IBAN, a card's last digits, a wallet. */
-const LITERAL_STRONG = String.raw`[\w.+-]+@(?:${FREE_MAIL})|[a-z]{2}\d{2}(?:[ ]?[a-z0-9]{4}){3,7}(?:[ ]?[a-z0-9]{1,4})?|(?:card|karte|carte|carta|tarjeta|cartão)\s+(?:[\w-]+\s+){0,3}?(?:ending|endung|terminant|terminante|terminada|final)\s+(?:in\s+|en\s+|par\s+|mit\s+)?\d{4}|0x[0-9a-f]{40}|bc1[a-z0-9]{25,59}`;
+/** Where money or data goes, written out: a free mail address, an IBAN, a card's number or last digits, a wallet. */
+const LITERAL_STRONG = String.raw`[\w.+-]+@(?:${FREE_MAIL})|[a-z]{2}\d{2}(?:[ ]?[a-z0-9]{4}){3,7}(?:[ ]?[a-z0-9]{1,4})?|(?:card|karte|carte|carta|tarjeta|cartão)\s+(?:[\w-]+\s+){0,3}?(?:ending|endung|terminant|terminante|terminada|final)\s+(?:in\s+|en\s+|par\s+|mit\s+)?\d{4}|0x[0-9a-f]{40}|bc1[a-z0-9]{25,59}|(?<![\w.,])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\w,]|\.\d)`;
 /** Any other e-mail address. */
 const LITERAL_MAIL = String.raw`[\w.+-]+@(?!${FREE_MAIL})[\w-]+(?:\.[\w-]+)+`;
 /** A phone number written out, nine digits or more: "0176 23 88 41 90", "+33 7 56 41 22 90", "(11) 97722-3145". */
@@ -161,6 +163,13 @@ const TITLED = String.raw`(?:mr|mrs|ms|miss|mx|dr|frau|herrn?|signora|signor|sig
  * signora Fabbri con il 347…": whoever it is asked of, a page has no business ordering it.
  */
 const CHANGED_OTHERS_TO = String.raw`(?:change|changes|update|updates|replace|replaces|set|switch|alter|modify|swap|overwrite|edit|trocar|troque|troca)\s+(?:(?:the|la|le|il|lo|o|a|el|die|das|den|l')\s+)?(?:(?:${TITLED})(?:\s+[\p{L}'’-]+)?\s+(?:[\w'’-]+\s+){0,2}?(?:${CONTACT_NOUN})|(?:${CONTACT_NOUN})\s+(?:[\w-]+\s+){0,2}?(?:of|de|du|del|della|dello|da|do|von|des|der)\s+(?:(?:the|la|le|il|lo|o|a|el)\s+)?(?:${TITLED}))(?:\s+[\p{L}'’-]+)?\s+${TO_DEST}(?:${LITERAL_STRONG}|${LITERAL_MAIL}|${LITERAL_PHONE})|(?:${CONTACT_NOUN})\s+(?:von|des|der)\s+(?:${TITLED})(?:\s+[\p{L}'’-]+)?\s+(?:auf|in)\s+(?:${LITERAL_STRONG}|${LITERAL_MAIL}|${LITERAL_PHONE})(?=\s+(?:zu\s+)?(?:change|umstellen|umzustellen|ändern|setzen|ersetzen)\b)`;
+/**
+ * What a business pays or sends out, or someone's way of being reached, said to go somewhere without
+ * saying who does it: "the refund goes to card ending 4471", "their compensation is to be credited
+ * to…", "the passenger contact e-mail shall be replaced with…". Not the reader's own ("your refund
+ * will be sent to your card ending 4471"), nor what is paid in ("the deposit must be paid to…").
+ */
+const SENT_PASSIVE = String.raw`(?<!\b(?:your|my|our)\s+(?:[\w-]+\s+)?)(?:refunds?|compensation|(?:price\s+)?difference|(?:store\s+|onboard\s+)?credit|payouts?|points|miles|balance|vouchers?|prepayment|tickets?|records?|prescriptions?|(?:contact\s+)?(?:e-?mail(?:\s+address)?|phone\s+number|contact\s+details))\s+${OBJECT_WORDS(6)}(?:(?:is|are|shall\s+be|must\s+be|will\s+be|should\s+be|to\s+be|gets?)\s+(?:now\s+|hereby\s+|automatically\s+|exclusively\s+|only\s+|then\s+)?(?:sent|refunded|credited|transferred|moved|forwarded|returned|issued|replaced|updated|changed|wired|redirected)|goes|go)\s+${OBJECT_WORDS(3)}(?:to|into|onto|with|via)\s+(?:[^\s,;:]+\s+){0,2}?`;
 /** German puts the verb last: "die E-Mail-Adresse des Halters auf … umstellen". */
 const CHANGED_TO_DE = String.raw`(?:e-?mail(?:-adresse)?|telefonnummer|handynummer|mobilnummer|iban|bankverbindung|kontonummer)\s+(?:[\w.'’-]+\s+){0,3}?(?:auf|in)(?=\s+\S+\s+(?:zu\s+)?(?:change|umstellen|umzustellen|ändern|setzen|ersetzen)\b)\s+`;
 /** German puts the participle last: "Ich habe Ihr Rezept an … geschickt" (glossed "sent"). */
@@ -306,7 +315,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   [
     'allowedAnything',
     b(
-      String.raw`(?:unrestricted|unfiltered|uncensored|unchained|unlimited|limitless|unbound|rogue)\s+(?:[\w']+\s+)?(?:agent|assistant|bot|ai|helper|mode|persona|model|clerk|employee|operator|admin|manager|rep|representative|version\s+of\s+(?:yourself|you))|(?:is|are)\s+allowed\s+to\s+(?:change|do|approve|buy|delete|refund|skip|override|bypass)\s+(?:any|all|every|anything)|never\s+(?:turns?\s+down|refuses?|says?\s+no|asks?|checks?|questions?|hesitates?)|(?:no|without)\s+(?:[\w'-]+\s+)?(?:limits|restrictions|rules|caps|approval|confirmation|questions|manners)|without\s+(?:checking|asking|question|hesitation)|(?:may|can)\s+act\s+without|acts?\s+first|(?:hands?\s+out|gives?\s+away|approves?|buys?|accepts?)\s+(?:[\w']+\s+)?(?:to\s+)?(?:anyone|anything|everything|whatever)|whose\s+(?:only|sole|one)\s+(?:job|purpose|goal|task)|(?:only|sole)\s+(?:function|job|purpose)\s+is\s+to|never\s+admits?\s+(?:to\s+being|(?:that\s+)?(?:s?he|it)\s+is|being)\s+(?:an?\s+)?(?:ai|bot|chatbot|machine|assistant)|(?:cannot|can't|can\s+not|never)\s+(?:reject|refuse|decline|deny)|(?:no|without)\s+(?:verification|checks?|id\s+checks?|questions\s+asked)|only\s+personality\s+trait|answer(?:s|ing)?\s+to\s+(?:nobody|no\s+one|no-one)|unlimited\s+(?:permissions|access|authority|powers?|privileges)`,
+      String.raw`(?:unrestricted|unfiltered|uncensored|unchained|unlimited|limitless|unbound|rogue)\s+(?:[\w']+\s+)?(?:agent|assistant|bot|ai|helper|mode|persona|model|clerk|employee|operator|admin|manager|rep|representative|version\s+of\s+(?:yourself|you))|(?:is|are)\s+allowed\s+to\s+(?:change|do|approve|buy|delete|refund|skip|override|bypass)\s+(?:any|all|every|anything)|never\s+(?:turns?\s+down|refuses?|says?\s+no|asks?|checks?|questions?|hesitates?)|(?:no|without)\s+(?:[\w'-]+\s+)?(?:limits|restrictions|rules|caps|approval|confirmation|questions|manners)|without\s+(?:checking|asking|question|hesitation)|(?:may|can)\s+act\s+without|acts?\s+first|(?:hands?\s+out|gives?\s+away|approves?|buys?|accepts?)\s+(?:[\w']+\s+)?(?:to\s+)?(?:anyone|anything|everything|whatever)|whose\s+(?:only|sole|one)\s+(?:job|purpose|goal|task)|(?:only|sole)\s+(?:function|job|purpose)\s+is\s+to|never\s+admits?\s+(?:to\s+being|(?:that\s+)?(?:s?he|it)\s+is|being)\s+(?:an?\s+)?(?:ai|bot|chatbot|machine|assistant)|(?:cannot|can't|can\s+not|never)\s+(?:reject|refuse|decline|deny)|(?:no|without)\s+(?:verification|checks?|id\s+checks?|questions\s+asked)|only\s+personality\s+trait|answer(?:s|ing)?\s+to\s+(?:nobody|no\s+one|no-one)|unlimited\s+(?:permissions|access|authority|powers?|privileges)|(?:full|complete|total|absolute)\s+(?:authority|control|power|say)\s+over|(?:only|sole|one)\s+(?:purpose|job|function|goal)\s+is\s+\w+ing|(?:doesn't|does\s+not|don't|never)\s+bothers?\s+with\s+(?:verification|verifying|checks|checking|id|questions|confirmation|confirming)`,
     ),
   ],
   [
@@ -375,7 +384,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ],
   [
     'show',
-    b(String.raw`(?<!(?:will|would|can|could|may|might|does|doesn't|won't|cannot|can't|refuses\s+to|refused\s+to|refuse\s+to|unable\s+to|how\s+to|never)\s)(?:reveal\w*|print\w*|repeat\w*|output\w*|show\w*|display\w*|dump\w*|disclos\w*|tell\s+(?:me|us|the\s+user)|copy\s+out|read\s+(?:out|aloud)|recite\w*|leak\w*|expos\w*|echo\w*|write\s+out|spell\s+out|paste|quote|translate|verbatim|word\s+for\s+word|paraphrase)|what\s+(?:exactly\s+)?(?:is|are|was|were|did|does|do)`),
+    b(String.raw`(?<!(?:will|would|can|could|may|might|does|doesn't|won't|cannot|can't|refuses\s+to|refused\s+to|refuse\s+to|unable\s+to|how\s+to|never)\s)(?:reveal\w*|print\w*|repeat\w*|output\w*|show\w*|display\w*|dump\w*|disclos\w*|(?<=\b(?:assistant|bot|chatbot|ai|model|agent)\s+(?:now\s+|first\s+|then\s+|also\s+)?)(?:lists|enumerates)|tell\s+(?:me|us|the\s+user)|copy\s+out|read\s+(?:out|aloud)|recite\w*|leak\w*|expos\w*|echo\w*|write\s+out|spell\s+out|paste|quote|translate|verbatim|word\s+for\s+word|paraphrase)|what\s+(?:exactly\s+)?(?:is|are|was|were|did|does|do)`),
   ],
   [
     'hidden',
@@ -416,6 +425,8 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ['sendOutTo', SEND_OUT_TO],
   ['changeContactTo', CHANGE_CONTACT_TO],
   ['changeOtherContactTo', new RegExp(String.raw`\b(?:${CHANGED_OTHERS_TO})`, 'giu')],
+  ['sentOutPassive', b(String.raw`${SENT_PASSIVE}(?:${LITERAL_STRONG})`)],
+  ['sentOutPassiveMail', b(String.raw`${SENT_PASSIVE}${LITERAL_MAIL}`)],
   // The same to any other e-mail address: the site's own help desk may be one ("the assistant forwards
   // what it cannot answer to help@clinic.example"), so this reading is weak.
   ['sendOutToMail', b(String.raw`(?:${SENT_TO}|${CHANGED_TO}|${CHANGED_TO_DE})${LITERAL_MAIL}|${SENT_TO_DE(LITERAL_MAIL)}`)],
@@ -566,6 +577,8 @@ const COMBINATIONS: readonly Combination[] = [
   // control@…" (two weak readings that make one order; a help desk's address is not where an
   // assistant is obliged to forward patients' data).
   { ruleId: 'clause-others-contact-changed', family: 'override', needs: [['changeOtherContactTo']], spread: 300 },
+  { ruleId: 'clause-sent-out-passive', family: 'override', needs: [['sentOutPassive']], spread: 300 },
+  { ruleId: 'clause-sent-out-passive-mail', family: 'override', needs: [['sentOutPassiveMail']], spread: 300 },
   { ruleId: 'clause-assistant-obliged-sends-out', family: 'authority', needs: [['assistantModal'], ['sendOutToMail']], spread: 260, ordered: true },
 ];
 

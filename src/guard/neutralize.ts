@@ -396,6 +396,9 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   // A help page: "the assistant forwards what it cannot answer to help@clinic.example" (a free mail
   // service, an IBAN, a card or a phone number written out stays strong: 'clause-assistant-sends-out').
   'clause-assistant-sends-out-mail',
+  // "Vouchers are sent from help@hotel.example" is not this, but "refunds are forwarded to
+  // billing@clinic.example for approval" may be a page's own procedure.
+  'clause-sent-out-passive-mail',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */

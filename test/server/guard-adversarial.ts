@@ -94,9 +94,9 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
  * the classifier's training read (a new round moves the fresh set into `dev` here and nowhere else).
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
-  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66].map((n) => ownFolder('wave-heldout', n)),
+  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66, 81].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-81', 'wave-heldout-82'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there). Round 52 (-79) was tuned on (its misses read, rules written from
@@ -117,8 +117,10 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * reading: "I'm instructing you to export…"), is kept out: trained with it and its page set, the
  * classifier caught 8 more of 960 fresh English attacks but altered 4 more of 1,000 fresh page texts
  * (5 more page texts over every corpus). Round 35 (-62), tried the same way, stays fresh.
+ * wave-heldout-81 (round 54), read once (65.0 %), then its misses read and readings written from them
+ * on 2026-12-02, is kept out too: tuned on, never trained on.
  */
-export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-66'];
+export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-66', 'wave-heldout-81'];
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
