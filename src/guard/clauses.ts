@@ -179,7 +179,7 @@ const CHANGE_CONTACT_TO = b(String.raw`${CHANGED_TO}(?:${LITERAL_STRONG}|${LITER
 /** An article before them, English or left unglossed ("le client", "o cliente"): the gloss keeps those. */
 const ART = String.raw`(?:the|this|that|your|le|la|il|lo|l'|o|a|el|der|die|den|dem|des)`;
 /** The people the assistant serves, as pages name them. */
-const VISITOR = String.raw`(?:user|users|customer|customers|visitor|visitors|shopper|shoppers|client|buyer|patient|patients|student|students|person|guest|caller)`;
+const VISITOR = String.raw`(?:user|users|customer|customers|visitor|visitors|shopper|shoppers|client|buyer|patient|patients|student|students|person|guest|guests|caller|traveller|traveler|travellers|travelers|passenger|passengers|member|members|tenant|tenants)`;
 
 /** Word families; each pattern is run once over the whole folded text. */
 const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
