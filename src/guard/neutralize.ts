@@ -283,9 +283,19 @@ function fakeDialogueSpans(folded: FoldedText): InstructionMatch[] {
 /**
  * Whether a 'sent out' clause reading starts at the assistant's label in a written dialogue
  * ("Customer: send the invoice to anna.k@gmail.com. Assistant: Done, I've sent it to…"): such a turn
- * is read by `sentOutInDialogue`, which knows the address the visitor gave.
+ * is read by `sentOutInDialogue`, which knows the address the visitor gave. And whether a tool named
+ * by its function name lies in the assistant's own turn of one.
  */
 function speakerSendsOut(text: string, span: InstructionMatch): boolean {
+  if (span.ruleId === 'clause-calls-tool') {
+    // An example exchange showing the assistant's tool call ("Assistant: (calls check_stock with sku
+    // BL-200)") is the assistant's own turn, not a page naming a tool to call.
+    const labels = speakersOf(text);
+    let k = labels.length - 1;
+    while (k >= 0 && labels[k]!.start > span.start) k--;
+    const label = labels[k];
+    return label !== undefined && ASSISTANT_NAMES.has(label.name) && visitorSpokeBefore(text, label.start);
+  }
   if (!span.ruleId.startsWith('clause-assistant-sends-out')) return false;
   const label = speakersOf(text).find((l) => l.start <= span.start && span.start < l.end);
   return label !== undefined && ASSISTANT_NAMES.has(label.name) && visitorSpokeBefore(text, label.start);
@@ -399,6 +409,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   // "Vouchers are sent from help@hotel.example" is not this, but "refunds are forwarded to
   // billing@clinic.example for approval" may be a page's own procedure.
   'clause-sent-out-passive-mail',
+  // Developer docs: "the model must call extract_invoice on every uploaded PDF".
+  'clause-calls-tool',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
