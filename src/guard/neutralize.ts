@@ -428,6 +428,7 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
   const strong = spans.filter((span) => !WEAK_READINGS.has(span.ruleId));
   let sentences: Array<[number, number]> | undefined;
   let consents: boolean | undefined;
+  const scores = new Map<string, number>();
   return spans.filter((span) => {
     if (span.ruleId === 'role-tag' && SPEAKER_LABEL.test(text.slice(span.start, span.end))) {
       const lineEnd = text.indexOf('\n', span.end);
@@ -446,12 +447,31 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
     }
     if (!WEAK_READINGS.has(span.ruleId)) return true;
     sentences ??= sentencesOf(text);
-    const [from, to] = sentences.find(([a, b]) => a <= span.start && span.start < b) ?? [span.start, span.end];
+    const sentence = sentenceAt(sentences, span.start);
+    const [from, to] = sentence ?? [span.start, span.end];
     const start = Math.min(from, span.start);
     const end = Math.max(to, span.end);
     if (strong.some((other) => other.start < end && start < other.end)) return true;
-    return scoreOf(text.slice(start, end)) > CONFIRM;
+    // One score per stretch: a long sentence with thousands of weak readings in it ("call call_x …"
+    // repeated) was scored once per reading, quadratic in the text.
+    const key = `${start}:${end}`;
+    let score = scores.get(key);
+    if (score === undefined) scores.set(key, (score = scoreOf(text.slice(start, end))));
+    return score > CONFIRM;
   });
+}
+
+/** The sentence (of `sentencesOf`, in order) that holds offset `at`, by binary search. */
+function sentenceAt(sentences: ReadonlyArray<[number, number]>, at: number): [number, number] | undefined {
+  let lo = 0;
+  let hi = sentences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sentences[mid]![1] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  const found = sentences[lo];
+  return found !== undefined && found[0] <= at ? found : undefined;
 }
 
 /** The classifier's score of a stretch of original text, read as the guard reads it. */

@@ -60,6 +60,9 @@ throughput('a written dialogue of 2,000 turns', [transcript], neutralizeInstruct
 // and every address is a place the assistant's turn may send something (src/guard/neutralize.ts).
 const mailTranscript = Array.from({ length: 2000 }, (_, i) => (i % 2 ? `Assistant: Done, I have sent it to a${i}@example.com.` : `Customer: please send the receipt to a${i + 1}@example.com`)).join('\n');
 throughput('the same, an e-mail address in each turn', [mailTranscript], neutralizeInstructions);
+// One long sentence with thousands of weak readings in it: each was confirmed by scoring the whole
+// sentence again (53 s for this text at 78d42c9); the score is kept per sentence now.
+throughput('one 111 KB sentence of 3,000 weak readings', ['the assistant must send the file and '.repeat(3000)], neutralizeInstructions);
 const nonce = createNonce();
 throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
 
