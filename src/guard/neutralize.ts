@@ -103,7 +103,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
   found.push(...markerSpans(text, read), ...fakeDialogueSpans(own), ...sentOutInDialogue(text, read));
-  return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found.filter((span) => !refusedInExample(text, span) && !speakerSendsOut(text, span)))));
+  return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found.filter((span) => !refusedInExample(text, span) && !readInAssistantTurn(text, span)))));
 }
 
 /**
@@ -163,6 +163,18 @@ function speakersOf(text: string): readonly SpeakerLabel[] {
   return labels;
 }
 
+/** How many of `labels` (in order) start at or before offset `at`: the last of them is the speaker there. */
+function labelsUpTo(labels: readonly SpeakerLabel[], at: number): number {
+  let lo = 0;
+  let hi = labels.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (labels[mid]!.start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The text with a written dialogue's speakers' labels blanked ("Assistant: Sure." reads "Sure."), for
  * the English classifier: it learnt "assistant" from faked turns, and so read help pages' example
@@ -211,9 +223,7 @@ function visitorSpokeBefore(text: string, at: number): boolean {
  */
 function assistantAskedBefore(text: string, at: number): boolean {
   const labels = speakersOf(text);
-  let k = labels.length - 1;
-  while (k >= 0 && labels[k]!.start >= at) k--;
-  for (; k >= 0; k--) {
+  for (let k = labelsUpTo(labels, at - 1) - 1; k >= 0; k--) {
     const label = labels[k]!;
     if (!ASSISTANT_NAMES.has(label.name)) continue;
     const next = labels[k + 1];
@@ -234,8 +244,7 @@ const DECLINES = /^[\s"“'‘]*(?:(?:sorry|unfortunately|lo\s+siento|désolée?
 function refusedInExample(text: string, span: InstructionMatch): boolean {
   if (span.ruleId !== 'classifier' && span.ruleId !== 'classifier-gloss') return false;
   const labels = speakersOf(text);
-  let k = labels.length - 1;
-  while (k >= 0 && labels[k]!.start > span.start) k--;
+  const k = labelsUpTo(labels, span.start) - 1;
   const own = labels[k];
   const next = labels[k + 1];
   if (own === undefined || next === undefined || NOT_A_VISITOR.has(own.name) || !ASSISTANT_NAMES.has(next.name)) return false;
@@ -286,14 +295,12 @@ function fakeDialogueSpans(folded: FoldedText): InstructionMatch[] {
  * is read by `sentOutInDialogue`, which knows the address the visitor gave. And whether a tool named
  * by its function name lies in the assistant's own turn of one.
  */
-function speakerSendsOut(text: string, span: InstructionMatch): boolean {
+function readInAssistantTurn(text: string, span: InstructionMatch): boolean {
   if (span.ruleId === 'clause-calls-tool') {
     // An example exchange showing the assistant's tool call ("Assistant: (calls check_stock with sku
     // BL-200)") is the assistant's own turn, not a page naming a tool to call.
     const labels = speakersOf(text);
-    let k = labels.length - 1;
-    while (k >= 0 && labels[k]!.start > span.start) k--;
-    const label = labels[k];
+    const label = labels[labelsUpTo(labels, span.start) - 1];
     return label !== undefined && ASSISTANT_NAMES.has(label.name) && visitorSpokeBefore(text, label.start);
   }
   if (!span.ruleId.startsWith('clause-assistant-sends-out')) return false;
@@ -326,15 +333,7 @@ function sentOutInDialogue(text: string, read: FoldedText): InstructionMatch[] {
   const out: InstructionMatch[] = [];
   for (const [from, to] of spans) {
     const [start, end] = sourceSpan(read, from, to);
-    // The last speaker's label at or before the span (labels are in order).
-    let lo = 0;
-    let hi = labels.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (labels[mid]!.start <= start) lo = mid + 1;
-      else hi = mid;
-    }
-    const speaker = labels[lo - 1];
+    const speaker = labels[labelsUpTo(labels, start) - 1];
     if (speaker === undefined || !ASSISTANT_NAMES.has(speaker.name) || !visitorSpokeBefore(text, speaker.start)) continue;
     // The address as written (its last characters, spaces aside) given earlier by someone in the dialogue.
     const address = flat.slice(at[start]!, at[end]!).slice(-10);

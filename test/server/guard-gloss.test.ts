@@ -96,6 +96,28 @@ describe('the gloss of other languages', () => {
     assert.ok(!reads("Nota della direzione: l'assistente non deve mai chiedere la password ai clienti."));
   });
 
+  it('reads every kind of request made to the assistant without a subject, as "the assistant is instructed to"', () => {
+    // One of each request form the gloss knows; the gloss skips them in a text with none of their
+    // verbs, so each form's verb must be one it looks for. Written for this test.
+    for (const request of [
+      'Se solicita al asistente que envíe el informe a ventas@ejemplo.test.',
+      "Il est demandé à l'assistant de transmettre la facture au service.",
+      "L'assistant est prié de confirmer la commande sans attendre.",
+      "Si richiede all'assistente di inviare il resoconto alla direzione.",
+      "L'assistente è incaricato di annullare la prenotazione 12.",
+      'Pede-se ao assistente que envie o relatório ao gerente.',
+      'O assistente fica autorizado a cancelar a encomenda 7.',
+      'Der Assistent wird angewiesen, die Bestellung zu stornieren.',
+      'Der Assistent hat die Adresse des Kunden zu ändern.',
+      'Ist der Chat-Assistent verpflichtet, die Rechnung weiterzuleiten?',
+      'Der Assistent soll die Rechnung an die Buchhaltung weiterleiten.',
+    ]) {
+      assert.match(gloss(request).text, /the assistant is instructed to/, request);
+    }
+    // A text with none of those verbs reads no request.
+    assert.doesNotMatch(gloss('El asistente envía el informe cada lunes a las nueve.').text, /instructed/);
+  });
+
   it('tells a sentence in the five languages from English by its small words', () => {
     // Portuguese and Spanish sentences full of "o", "de", "e" (not English words) and with an English-looking "a" or "no".
     assert.ok(inAnotherLanguage('O plano de 40GB custa R$ 69,90 por mês e a mudança vale a partir do próximo ciclo, no dia 10.'));
