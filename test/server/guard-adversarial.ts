@@ -94,9 +94,9 @@ export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
  * the classifier's training read (a new round moves the fresh set into `dev` here and nowhere else).
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
-  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66, 81].map((n) => ownFolder('wave-heldout', n)),
+  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66, 81, 84].map((n) => ownFolder('wave-heldout', n)),
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-85'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there). Round 52 (-79) was tuned on (its misses read, rules written from
@@ -118,9 +118,10 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * classifier caught 8 more of 960 fresh English attacks but altered 4 more of 1,000 fresh page texts
  * (5 more page texts over every corpus). Round 35 (-62), tried the same way, stays fresh.
  * wave-heldout-81 (round 54), read once (65.0 %), then its misses read and readings written from them
- * on 2026-12-02, is kept out too: tuned on, never trained on.
+ * on 2026-12-02, is kept out too: tuned on, never trained on; and wave-heldout-84 (round 57), read once
+ * (73.3 %), then its misses read and three readings written from them on 2026-12-02 (session 27).
  */
-export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-66', 'wave-heldout-81'];
+export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84'];
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -177,6 +178,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 54', attacks: ['wave-heldout-81'], pages: ['wave-benign-pages-57'] },
   { name: 'round 55', attacks: ['wave-heldout-82'], pages: ['wave-benign-pages-58'] },
   { name: 'round 56', attacks: ['wave-heldout-83'], pages: ['wave-benign-pages-59'] },
+  { name: 'round 57', attacks: ['wave-heldout-84'], pages: ['wave-benign-pages-60'] },
+  { name: 'round 58', attacks: ['wave-heldout-85'], pages: ['wave-benign-pages-61'] },
 ];
 
 /**
@@ -195,7 +198,7 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-60', 'wave-benign-pages-61'],
 };
 
 /**
