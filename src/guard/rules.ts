@@ -54,10 +54,11 @@ const ROLE_SUFFIX = String.raw`(?:[\s_-]+(?:message|msg|prompt|note|notice|instr
 const DIRECTIONS_TAG = String.raw`(?:(?:instructions?|directives?|rules|guidelines|orders|word\s+from\s+the)[\s_-]+(?:(?:for|to|of|from|de|du|del|della|do|da|des)[\s_-]+(?:the[\s_-]+)?)?(?:assistant|ai|bot|chatbot|model|agent)|(?:ai|bot|chatbot|model|agent)[\s_-]+(?:instructions?|directives?|rules|guidelines|orders))`;
 /**
  * A tool's answer or call as the model's own transcript shows it, attributes and all: `<tool_result
- * name="verify_identity">`, `</function_output>`, `[TOOL RESPONSE]`. Page data holds no such turn: the
- * widget's own results never reach the model as text of a page.
+ * name="verify_identity">`, `</function_output>`, `[TOOL RESPONSE]` (not a Markdown link's text: "[tool
+ * results](#results)"). Page data holds no such turn: the widget's own results never reach the model
+ * as text of a page.
  */
-const TOOL_TAG = String.raw`<\s*\/?\s*(?:tool|function)[\s_-]?(?:results?|responses?|outputs?|calls?)\b[^<>\n]{0,120}>|\[\s*\/?\s*(?:tool|function)[\s_-]?(?:results?|responses?|outputs?|calls?)\s*(?:[:=][^\]\n]{0,60})?\]`;
+const TOOL_TAG = String.raw`<\s*\/?\s*(?:tool|function)[\s_-]?(?:results?|responses?|outputs?|calls?)\b[^<>\n]{0,120}>|\[\s*\/?\s*(?:tool|function)[\s_-]?(?:results?|responses?|outputs?|calls?)\s*(?:[:=][^\]\n]{0,60})?\](?!\()`;
 /** Who a message may claim to come from. */
 const AUTHORITY = String.raw`(?:user|users|visitor|customer|account\s+owner|developer|developers|system|system\s+administrator|administrator|admin|operator|operators|owner|site\s+owner|store\s+owner|shop\s+owner|creator|creators|maker|makers|programmers|engineers|dev\s+team|company|openai|anthropic|google|security\s+team|it\s+department|real\s+user|actual\s+user)`;
 /** The page's own people among {@link AUTHORITY}: a message from them is everyday order data. */
