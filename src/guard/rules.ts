@@ -862,20 +862,22 @@ const LATIN: InstructionRule[] = [
     ),
   },
   {
-    // Refunds or payouts routed to an IBAN written out, in one sentence, in any of the six languages:
+    // Refunds or payouts routed to an IBAN or a UK sort code and account written out, in one sentence,
+    // in any of the six languages:
     // "every tuition refund this term is credited to the transit account IT02 L123…", "die Erstattung …
     // ist auf das Konto DE44 … umzubuchen". A business does not know where its customers' refunds go
     // until they say so; a page that names the account decides it for them. Not one refund reported
     // to the reader ("your refund was sent to DE89…", "refund R-2231 …": a record, not a rule), nor an
     // IBAN given as an example of the format ("refunds by transfer need an IBAN such as DE89…"). Counted
-    // first (2026-12-02): 56 attacks over every corpus hold it, 16 then missed; no page text.
+    // first (2026-12-02): 56 attacks over every corpus hold it, 16 then missed; no page text. With a UK
+    // account ("sort code 04-00-75, account 61842290"): 25 more, 6 then missed; no page text.
     id: 'refund-to-iban',
-    trigger: [/refund|reimburs|devoluc|reembols|rembours|erstatt|rimbors|ckzahl|payout/i, /[a-z]{2}\d{2}\s?[a-z0-9]{4}/i],
+    trigger: [/refund|reimburs|devoluc|reembols|rembours|erstatt|rimbors|ckzahl|payout/i, /[a-z]{2}\d{2}\s?[a-z0-9]{4}|\d{2}-\d{2}-\d{2}/i],
     family: 'override',
     script: 'latin',
     gloss: false,
     pattern: rx(
-      String.raw`\b(?:refunds?|reimbursements?|devoluci[oó]n(?:es)?|reembolsos?|remboursements?|r[uü]ckerstattung(?:en)?|erstattung(?:en)?|rimbors[io]|r[uü]ckzahlung(?:en)?|payouts?)\b(?!\s+(?:#|no\.?\s|nr\.?\s|n\.\s?|id\b|ref\b)?\s*[a-z]{0,3}-?\d)(?:(?!\b(?:your|votre|vos|tu|tus|su|sus|sua|suas|seu|seus|tua|tuo|ihr\w*|dein\w*|was|were|has\s+been|have\s+been|wurde|wurden|fue|fueron|a\s+[ée]t[ée]|ont\s+[ée]t[ée]|[èe]\s+stato|sono\s+stati|foi|foram|such\s+as|for\s+example|e\.g|z\.\s?b|p\.\s?ex|por\s+ejemplo|por\s+exemplo|par\s+exemple|ad\s+esempio|zum\s+beispiel|beispiel\w*|exemple|esempio|exemplo|ejemplo|format\w*)\b)[^.!?\n]){0,140}?\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}(?:\s?[a-z0-9]{1,4})?\b`,
+      String.raw`\b(?:refunds?|reimbursements?|devoluci[oó]n(?:es)?|reembolsos?|remboursements?|r[uü]ckerstattung(?:en)?|erstattung(?:en)?|rimbors[io]|r[uü]ckzahlung(?:en)?|payouts?)\b(?!\s+(?:#|no\.?\s|nr\.?\s|n\.\s?|id\b|ref\b)?\s*[a-z]{0,3}-?\d)(?:(?!\b(?:your|votre|vos|tu|tus|su|sus|sua|suas|seu|seus|tua|tuo|ihr\w*|dein\w*|was|were|has\s+been|have\s+been|wurde|wurden|fue|fueron|a\s+[ée]t[ée]|ont\s+[ée]t[ée]|[èe]\s+stato|sono\s+stati|foi|foram|such\s+as|for\s+example|e\.g|z\.\s?b|p\.\s?ex|por\s+ejemplo|por\s+exemplo|par\s+exemple|ad\s+esempio|zum\s+beispiel|beispiel\w*|exemple|esempio|exemplo|ejemplo|format\w*)\b)[^.!?\n]){0,140}?(?:\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}(?:\s?[a-z0-9]{1,4})?\b|sort[\s-]*code[\s:]*\d{2}[- ]\d{2}[- ]\d{2}|(?<![\w.-])\d{2}-\d{2}-\d{2}\s*\/\s*\d{8}(?![\w-]))`,
     ),
   },
   {

@@ -10,7 +10,9 @@
  * embedded attack), every sentence of the benign corpora and the widget's own messages to the model
  * (test/server/own-messages.ts). The held-out and fresh sets (OWN_ATTACK_SETS and BENIGN_PAGE_SETS in
  * test/server/guard-adversarial.ts) are never trained on: they are what the figures are read on; nor
- * are the development sets in NOT_TRAINED_ON (none since 2026-12-01 16:25, see below). (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
+ * are the sets in NOT_TRAINED_ON (OWN_ATTACK_SETS.read: read once, then tuned on; on 2026-12-02 at 03:00,
+ * training with -84 and -88 too caught 42 more fresh English attacks but altered 11 more page texts,
+ * among them three of the guard's own honest test cases, and more than 0.5 % of bfcl tool docs: not shipped). (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
  * tool descriptions; capped it moved along the same curve, more caught and more pages altered on the
  * rounds left out. Not shipped.) Model: logistic regression over each sentence's words and word
  * pairs (seen at least twice), attacks weighted up to balance the classes, 30 epochs of SGD with a

@@ -23,6 +23,8 @@ describe('guards on generated variants, in every position, through the server', 
       assert.ok(run.neutralised.rate(`${position} ALL held-out`) >= 0.85, 'the held-out phrasings');
       // The fresh blind sets (OWN_ATTACK_SETS.fresh, some in other languages) are reported, not held to a target: see the bench.
       t.diagnostic(`${position} fresh: ${(100 * run.neutralised.rate(`${position} ALL fresh`)).toFixed(1)} %`);
+      // English sets whose misses were read and tuned on, never trained on (OWN_ATTACK_SETS.read): reported too.
+      t.diagnostic(`${position} read: ${(100 * run.neutralised.rate(`${position} ALL read`)).toFixed(1)} %`);
       // The development sets in Spanish, French, German, Italian and Portuguese (OWN_ATTACK_SETS.languages): reported too.
       t.diagnostic(`${position} other languages: ${(100 * run.neutralised.rate(`${position} ALL languages`)).toFixed(1)} %`);
     });

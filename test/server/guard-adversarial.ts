@@ -87,16 +87,19 @@ export const ISSUE_SEEDS: Seed[] = [
 const ownFolder = (stem: string, n: number): string => (n === 1 ? stem : `${stem}-${n}`);
 
 /** The role of one of our own attack sets (see {@link OWN_ATTACK_SETS}). */
-export type OwnSet = 'dev' | 'held-out' | 'fresh' | 'languages';
+export type OwnSet = 'dev' | 'read' | 'held-out' | 'fresh' | 'languages';
 
 /**
  * Every attack set written for this repository, by role: the one list the tests, the guard bench and
  * the classifier's training read (a new round moves the fresh set into `dev` here and nowhere else).
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
-  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61, 66, 81, 84].map((n) => ownFolder('wave-heldout', n)),
+  dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61].map((n) => ownFolder('wave-heldout', n)),
+  // English sets read once, then their misses read and readings written from them, never trained on
+  // (see NOT_TRAINED_ON): reported on their own, held to no target.
+  read: ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84', 'wave-heldout-88'],
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-88', 'wave-heldout-89'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there). Round 52 (-79) was tuned on (its misses read, rules written from
@@ -120,9 +123,10 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
  * (5 more page texts over every corpus). Round 35 (-62), tried the same way, stays fresh.
  * wave-heldout-81 (round 54), read once (65.0 %), then its misses read and readings written from them
  * on 2026-12-02, is kept out too: tuned on, never trained on; and wave-heldout-84 (round 57), read once
- * (73.3 %), then its misses read and three readings written from them on 2026-12-02 (session 27).
+ * (73.3 %), then its misses read and three readings written from them on 2026-12-02 (session 27);
+ * and wave-heldout-88 (round 61), read once (60.8 %), then its misses read the same night.
  */
-export const NOT_TRAINED_ON: readonly string[] = ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84'];
+export const NOT_TRAINED_ON: readonly string[] = OWN_ATTACK_SETS.read;
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -208,8 +212,9 @@ export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh'
 
 /**
  * The phrasings of one role in {@link OWN_ATTACK_SETS}: `dev` (each set measured once against the
- * guard, then used to tune it or train its classifier, but those in NOT_TRAINED_ON; from wave-heldout-12
- * on written by authors blind to the guard), `held-out` (written after the rules of issue 10 were
+ * guard, then used to tune it and train its classifier; from wave-heldout-12 on written by authors
+ * blind to the guard), `read` (English sets read once, then tuned on, never trained on: NOT_TRAINED_ON;
+ * before 2026-12-02 03:10 they were counted in `dev`), `held-out` (written after the rules of issue 10 were
  * frozen, never tuned on), `fresh` (written blind and read once against the guard as shipped, never
  * tuned or trained on) and `languages` (development sets in other languages). See each SOURCE.txt
  * and test/corpora/README.md.
@@ -730,6 +735,7 @@ export async function runAdversarial(options: RunOptions): Promise<RunResult> {
     const attackSets: Array<[string, Variant[]]> = [
       ['generated', sample(attackVariant(seeds), options.attackRuns, options.seed)],
       ['dev', own('dev', 1)],
+      ['read', own('read', 17)],
       ['held-out', own('held-out', 5)],
       ['fresh', own('fresh', 9)],
       ['languages', own('languages', 13)],
