@@ -96,7 +96,22 @@ export type OwnSet = 'dev' | 'read' | 'held-out' | 'fresh' | 'languages';
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61].map((n) => ownFolder('wave-heldout', n)),
   // English sets read once, then their misses read and readings written from them, never trained on
-  // (see NOT_TRAINED_ON): reported on their own, held to no target.
+  // (test/guard-model/train.ts trains the English classifier on `dev` only): reported on their own,
+  // held to no target (counted in `dev` until 2026-12-02 03:10). How sets came to be kept out or let
+  // in: wave-heldout-46 was once kept out (a
+  // classifier trained with it read the next blind round worse, 94 of 120 against 98), and -48, -54,
+  // -59 and -61 after it, each having shaped readings (src/guard/clauses.ts and rules.ts). On
+  // 2026-12-01 16:25, leaving each of fourteen rounds out showed the classifier trained with all of
+  // them (and their rounds' page sets) as good at catching and better at leaving pages alone, and on
+  // the sets neither model trained on 556 of 720 attacks against 554 and 25 of 1,000 pages altered
+  // against 44 (test/guard-model/train.ts). wave-heldout-66 (round 39), read once, then tuned on (one
+  // reading: "I'm instructing you to export…"), is kept out: trained with it and its page set, the
+  // classifier caught 8 more of 960 fresh English attacks but altered 4 more of 1,000 fresh page texts
+  // (5 more page texts over every corpus). Round 35 (-62), tried the same way, stays fresh.
+  // wave-heldout-81 (round 54), read once (65.0 %), then its misses read and readings written from them
+  // on 2026-12-02, is kept out too: tuned on, never trained on; and wave-heldout-84 (round 57), read once
+  // (73.3 %), then its misses read and three readings written from them on 2026-12-02 (session 27);
+  // and wave-heldout-88 (round 61), read once (60.8 %), then its misses read the same night.
   read: ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84', 'wave-heldout-88'],
   'held-out': ['wave-heldout-6'],
   fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91'],
@@ -110,23 +125,6 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67', 'wave-heldout-79', 'wave-heldout-85'],
 };
 
-/**
- * Development sets the English classifier is not trained on. wave-heldout-46 was once kept out (a
- * classifier trained with it read the next blind round worse, 94 of 120 against 98), and -48, -54,
- * -59 and -61 after it, each having shaped readings (src/guard/clauses.ts and rules.ts). On
- * 2026-12-01 16:25, leaving each of fourteen rounds out showed the classifier trained with all of
- * them (and their rounds' page sets) as good at catching and better at leaving pages alone, and on
- * the sets neither model trained on 556 of 720 attacks against 554 and 25 of 1,000 pages altered
- * against 44 (test/guard-model/train.ts). wave-heldout-66 (round 39), read once, then tuned on (one
- * reading: "I'm instructing you to export…"), is kept out: trained with it and its page set, the
- * classifier caught 8 more of 960 fresh English attacks but altered 4 more of 1,000 fresh page texts
- * (5 more page texts over every corpus). Round 35 (-62), tried the same way, stays fresh.
- * wave-heldout-81 (round 54), read once (65.0 %), then its misses read and readings written from them
- * on 2026-12-02, is kept out too: tuned on, never trained on; and wave-heldout-84 (round 57), read once
- * (73.3 %), then its misses read and three readings written from them on 2026-12-02 (session 27);
- * and wave-heldout-88 (round 61), read once (60.8 %), then its misses read the same night.
- */
-export const NOT_TRAINED_ON: readonly string[] = OWN_ATTACK_SETS.read;
 
 /**
  * The blind rounds since round 8, in the order they were written: each an author's attack sets and the
@@ -215,7 +213,7 @@ export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh'
 /**
  * The phrasings of one role in {@link OWN_ATTACK_SETS}: `dev` (each set measured once against the
  * guard, then used to tune it and train its classifier; from wave-heldout-12 on written by authors
- * blind to the guard), `read` (English sets read once, then tuned on, never trained on: NOT_TRAINED_ON;
+ * blind to the guard), `read` (English sets read once, then tuned on, never trained on;
  * before 2026-12-02 03:10 they were counted in `dev`), `held-out` (written after the rules of issue 10 were
  * frozen, never tuned on), `fresh` (written blind and read once against the guard as shipped, never
  * tuned or trained on) and `languages` (development sets in other languages). See each SOURCE.txt
