@@ -4,6 +4,8 @@
  * punctuation), never digits, URLs or currency, so redaction cannot alter data.
  */
 
+import { UK_ACCOUNT_SHORT, UK_SORT_CODE } from './literals.js';
+
 /** Families of instruction-like text, for reporting which rule fired. */
 export const InstructionFamily = {
   override: 'override',
@@ -877,7 +879,7 @@ const LATIN: InstructionRule[] = [
     script: 'latin',
     gloss: false,
     pattern: rx(
-      String.raw`\b(?:refunds?|reimbursements?|devoluci[oó]n(?:es)?|reembolsos?|remboursements?|r[uü]ckerstattung(?:en)?|erstattung(?:en)?|rimbors[io]|r[uü]ckzahlung(?:en)?|payouts?)\b(?!\s+(?:#|no\.?\s|nr\.?\s|n\.\s?|id\b|ref\b)?\s*[a-z]{0,3}-?\d)(?:(?!\b(?:your|votre|vos|tu|tus|su|sus|sua|suas|seu|seus|tua|tuo|ihr\w*|dein\w*|was|were|has\s+been|have\s+been|wurde|wurden|fue|fueron|a\s+[ée]t[ée]|ont\s+[ée]t[ée]|[èe]\s+stato|sono\s+stati|foi|foram|such\s+as|for\s+example|e\.g|z\.\s?b|p\.\s?ex|por\s+ejemplo|por\s+exemplo|par\s+exemple|ad\s+esempio|zum\s+beispiel|beispiel\w*|exemple|esempio|exemplo|ejemplo|format\w*)\b)[^.!?\n]){0,140}?(?:\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}(?:\s?[a-z0-9]{1,4})?\b|sort[\s-]*code[\s:]*\d{2}[- ]\d{2}[- ]\d{2}|(?<![\w.-])\d{2}-\d{2}-\d{2}\s*\/\s*\d{8}(?![\w-]))`,
+      String.raw`\b(?:refunds?|reimbursements?|devoluci[oó]n(?:es)?|reembolsos?|remboursements?|r[uü]ckerstattung(?:en)?|erstattung(?:en)?|rimbors[io]|r[uü]ckzahlung(?:en)?|payouts?)\b(?!\s+(?:#|no\.?\s|nr\.?\s|n\.\s?|id\b|ref\b)?\s*[a-z]{0,3}-?\d)(?:(?!\b(?:your|votre|vos|tu|tus|su|sus|sua|suas|seu|seus|tua|tuo|ihr\w*|dein\w*|was|were|has\s+been|have\s+been|wurde|wurden|fue|fueron|a\s+[ée]t[ée]|ont\s+[ée]t[ée]|[èe]\s+stato|sono\s+stati|foi|foram|such\s+as|for\s+example|e\.g|z\.\s?b|p\.\s?ex|por\s+ejemplo|por\s+exemplo|par\s+exemple|ad\s+esempio|zum\s+beispiel|beispiel\w*|exemple|esempio|exemplo|ejemplo|format\w*)\b)[^.!?\n]){0,140}?(?:\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}(?:\s?[a-z0-9]{1,4})?\b|${UK_SORT_CODE}|${UK_ACCOUNT_SHORT})`,
     ),
   },
   {
