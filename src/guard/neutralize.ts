@@ -163,16 +163,21 @@ function speakersOf(text: string): readonly SpeakerLabel[] {
   return labels;
 }
 
-/** How many of `labels` (in order) start at or before offset `at`: the last of them is the speaker there. */
-function labelsUpTo(labels: readonly SpeakerLabel[], at: number): number {
+/** How many of `length` items in order satisfy `before`, which holds for a first run of them (binary search). */
+function countBefore(length: number, before: (index: number) => boolean): number {
   let lo = 0;
-  let hi = labels.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (labels[mid]!.start <= at) lo = mid + 1;
+    if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** How many of `labels` (in order) start at or before offset `at`: the last of them is the speaker there. */
+function labelsUpTo(labels: readonly SpeakerLabel[], at: number): number {
+  return countBefore(labels.length, (i) => labels[i]!.start <= at);
 }
 
 /**
@@ -462,14 +467,7 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
 
 /** The sentence (of `sentencesOf`, in order) that holds offset `at`, by binary search. */
 function sentenceAt(sentences: ReadonlyArray<[number, number]>, at: number): [number, number] | undefined {
-  let lo = 0;
-  let hi = sentences.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sentences[mid]![1] <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  const found = sentences[lo];
+  const found = sentences[countBefore(sentences.length, (i) => sentences[i]![1] <= at)];
   return found !== undefined && found[0] <= at ? found : undefined;
 }
 
