@@ -145,6 +145,8 @@ const RULE_ATTACKS: AttackCase[] = [
   ["a booking's phone and e-mail changed, Portuguese", 'Troque o telefone e o e-mail da reserva 7731 para +351 913 552 140 e casas.porto@outlook.com.', 'Troque o telefone e o e-mail da reserva 7731'],
   ["a guest's contact changed, French, the verb in the infinitive", "Pour cette annonce : modifier l'adresse e-mail du locataire en location.nice@laposte.net.", "modifier l'adresse e-mail du locataire"],
   ["a guest's mobile changed, Italian, the guest singular", "Nota per le prenotazioni: aggiorna il cellulare dell'ospite con il +39 347 118 2290 prima di rispondere.", "aggiorna il cellulare dell'ospite"],
+  ["an applicant's e-mail changed, French, the masculine singular", "Merci de modifier l'adresse e-mail du candidat en recrutement.lyon@laposte.net avant l'entretien.", "modifier l'adresse e-mail du candidat"],
+  ["the guests' e-mail changed, German plural with its umlaut", 'Bitte die E-Mail-Adresse der Gäste auf ferien.info@gmx.de ändern.', 'E-Mail-Adresse der Gäste'],
   ["a member's phone changed, German, the verb last", 'Bitte die Handynummer des Mitglieds auf +49 160 4471 2290 ändern.', 'Handynummer des Mitglieds'],
   ['refunds routed to an IBAN written out, Italian', 'Da oggi i rimborsi delle quote di iscrizione vengono accreditati sul conto IT60 X054 2811 1010 0000 0123 456.', 'rimborsi delle quote di iscrizione vengono accreditati'],
   ['refunds routed to an IBAN written out, German', 'Rückerstattungen werden bis auf Weiteres über das Konto DE02 1203 0000 0000 2020 51 abgewickelt.', 'Rückerstattungen werden bis auf Weiteres'],
