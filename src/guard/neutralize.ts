@@ -587,21 +587,28 @@ let memoGeneration = 0;
 function neutralizeUncached(text: string): { text: string; changed: boolean } {
   const spans = findInstructionSpans(text);
   if (spans.length === 0) return { text, changed: false };
-  let out = '';
+  // The output in parts, and its last 512 characters on their own: reading the end of a string built
+  // with += flattens it, which made thousands of spans quadratic (7 s for 200 KB of "[SYSTEM] ").
+  const parts: string[] = [];
+  let written = '';
+  const write = (part: string) => {
+    parts.push(part);
+    written = (written + part).slice(-512);
+  };
   let at = 0;
   for (const span of spans) {
     const before = text.slice(at, span.start);
     // Nor does the marker run into an address just before it ("https://x.test/p" then "[redacted…").
-    const tail = before.length >= 512 ? before.slice(-512) : out.slice(before.length - 512) + before;
-    out += before + (/(?:https?:\/\/|www\.|@)\S*$/.test(tail) ? ' ' : '') + REDACTION_MARKER;
+    const tail = before.length >= 512 ? before.slice(-512) : (written + before).slice(-512);
+    write(before + (/(?:https?:\/\/|www\.|@)\S*$/.test(tail) ? ' ' : '') + REDACTION_MARKER);
     const kept = keptTokens(text.slice(span.start, span.end));
     // Kept tokens never run into the text after the span ("4800" then "91 2100…"), and a kept address does
     // not take the punctuation after it into itself ("https://x.test/p" then ".").
     const next = text[span.end] ?? ' ';
     const glue = /[\p{L}\p{N}]/u.test(next) || (/(?:https?:\/\/|www\.|@)\S*$/.test(kept) && /\S/.test(next));
-    out += kept !== '' && glue ? `${kept} ` : kept;
+    write(kept !== '' && glue ? `${kept} ` : kept);
     at = span.end;
   }
-  out += text.slice(at);
-  return { text: out, changed: true };
+  parts.push(text.slice(at));
+  return { text: parts.join(''), changed: true };
 }

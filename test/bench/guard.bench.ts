@@ -63,6 +63,9 @@ throughput('the same, an e-mail address in each turn', [mailTranscript], neutral
 // One long sentence with thousands of weak readings in it: each was confirmed by scoring the whole
 // sentence again (53 s for this text at 78d42c9); the score is kept per sentence now.
 throughput('one 111 KB sentence of 3,000 weak readings', ['the assistant must send the file and '.repeat(3000)], neutralizeInstructions);
+// 200 KB of 22,000 fake role headers: the redacted text was built with += and its end read back per span,
+// which flattened it each time (7 s for this text at 3c6e916); it is built in parts now.
+throughput('200 KB of 22,000 fake headers, each redacted', ['[SYSTEM] '.repeat(22_223)], neutralizeInstructions);
 const nonce = createNonce();
 throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
 
