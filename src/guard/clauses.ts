@@ -120,7 +120,11 @@ const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 
 /** Names of the assistant that cannot be a product ("the model has a 6-inch screen", "a travel agent"). */
 const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:[\w-]+\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?|summari[sz]ers?|digests?|schedulers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?)`;
 /** The same, and "model" or "agent" alone: only where the words around make the assistant meant. */
-const AI_ANY = String.raw`(?:${AI}|agents?|models?)`;
+/**
+ * ${AI}, or an agent or model of any kind; not an agent named for people's work ("support agents
+ * handling these requests will reply within two days", "travel agents", "estate agents").
+ */
+const AI_ANY = String.raw`(?:${AI}|(?<!\b(?:support|customer|service|sales|travel|estate|letting|insurance|human|live|field|real|ticketing|booking|care|call\s+cent(?:re|er))\s)agents?|models?)`;
 /** Words after an AI name that make it a topic, not the reader: "AI team", "AI policy". */
 const AI_TOPIC = String.raw`(?!\s+(?:team|department|lab|labs|researchers?|company|companies|industry|act|policy|ethics|news|features?|tools?\s+(?:like|such)))`;
 /** What the assistant was told to follow, named as such (not "orders" or "settings": a shop's own words). */
@@ -361,7 +365,8 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ],
   [
     'whoeverReads',
-    b(String.raw`(?:whoever|anyone|anybody|whatever|whichever\s+(?:\w+\s+)?${AI_ANY}|any\s+(?:system|program|tool|automation|software|reader))\s+(?:is\s+|that\s+is\s+)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|working\s+through|picks\s+(?:this|it)\s+up)\s*(?:this|these|the)?`),
+    // Not a note to people reading ("Anyone reading these minutes should note that the vote moved").
+    b(String.raw`(?!(?:whoever|anyone|anybody)\s+(?:is\s+|that\s+is\s+)?reading\b[^.!?\n]{0,50}?\b(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:note|know|be\s+aware|bear\s+in\s+mind|remember|keep\s+in\s+mind|understand|expect|realise|realize)\b)(?:whoever|anyone|anybody|whatever|whichever\s+(?:\w+\s+)?${AI_ANY}|any\s+(?:system|program|tool|automation|software|reader))\s+(?:is\s+|that\s+is\s+)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|working\s+through|picks\s+(?:this|it)\s+up)\s*(?:this|these|the)?`),
   ],
   [
     'modal',
