@@ -91,10 +91,11 @@ const THIRD_PARTY = String.raw`(?:(?:the|this|that|each|every|all|any)\s+(?:${W}
  * An order after such a claim about someone named in the third person ("release lab results for
  * the patient", "tell the member it is approved", "cancel his appointments"; not "them", which a page
  * says of its own staff: "tell them at the bar") or giving the assistant
- * leave ("the chat assistant may issue store credit"): a staff memo's "update the menu boards" and
- * a front desk's "please confirm the booking" are neither.
+ * leave ("the chat assistant may issue store credit"): a staff memo's "update the menu boards",
+ * a front desk's "please confirm the booking" and an IT notice's "the assistant will be offline
+ * tonight" are none of these.
  */
-const POST_ORDER = String.raw`(?:${POST_VERB}(?:[^.!?;\n]{0,60}?\b${THIRD_PARTY}\b)|\b(?:the\s+)?(?:assistants?|ai|bots?|chatbots?|virtual\s+assistants?|chat\s+agents?)\s+(?:may|must|should|can|will|shall|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|cleared|expected|required|instructed|hereby\s+${W}))\b(?!\s+(?:not|never|no\s+longer)\b)|\b(?:must|should|may|shall)\s+the\s+(?:ai\s+)?(?:assistants?|bots?|chatbots?)\b)`;
+const POST_ORDER = String.raw`(?:${POST_VERB}(?:[^.!?;\n]{0,60}?\b${THIRD_PARTY}\b)|\b(?:the\s+)?(?:assistants?|ai|bots?|chatbots?|virtual\s+assistants?|chat\s+agents?)\s+(?:may|must|should|can|will|shall|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|cleared|expected|required|instructed|hereby\s+${W}))\b(?!\s+(?:not|never|no\s+longer|be\s+(?:offline|unavailable|down|closed|back|available|paused|restored|upgraded|updated|out\s+of\s+service))\b)|\b(?:must|should|may|shall)\s+the\s+(?:ai\s+)?(?:assistants?|bots?|chatbots?)\b)`;
 /** Verbs that set something aside, cancel or replace it. */
 const SET_ASIDE = String.raw`(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|abandon|abandoning|discard|drop|dismiss|skip|scrap|override|overrides|overriding|supersede|supersedes|replace|replaces|bypass|circumvent|disable|cancel|void|erase|wipe|leave\s+behind|let\s+go\s+of)`;
 /** Words that place directions before this text, or make them the assistant's own. */
@@ -341,6 +342,24 @@ const LATIN: InstructionRule[] = [
     script: 'latin',
     pattern: rx(
       String.raw`\b(?:word\s+from\s+the|(?:notice|message|note|statement|announcement|instructions?|order|circular|directive|communication|memo)\s+from\s+the|by\s+(?:order|decision|instruction)\s+of|at\s+the\s+request\s+of|on\s+the\s+instructions?\s+of)\b(?=[^\n]{0,200}?\b(?:must|is\s+required\s+to|are\s+required\s+to|is\s+to|are\s+to|shall)\b[^.!?\n]{0,100}?(?:[\w.+-]+@[\w-]+\.[\w.]+|\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}|\+?\d[\d\s]{7,}\d|\b(?:assistant|chat|widget|bot)\b))`,
+    ),
+  },
+  {
+    // Word from a body or office, then the assistant named as the one who carries it out: "word from the
+    // Equipa de Plataforma: … cabendo ao assistente da página tratar do cancelamento", "Anordnung des
+    // Gesundheitsamts: … der digitale Assistent zieht diese Gebühr … ein" (read through the gloss; German's
+    // "Anordnung des …", "Mitteilung der …" as they stand, the gloss leaving them). Not
+    // what the assistant can do or will be ("the chat is closed on Sunday", "the assistant will be
+    // offline", "the online assistant now covers permits"): an action on someone's money, data or
+    // booking, or "must", "without", "automatically", must follow within the sentence. The span is the
+    // opening words alone. Counted first (2026-12-02) over the gloss of every corpus: 84 attacks, 7
+    // then missed (4 in sets never tuned on); no page text, nor any of seven honest notices of my own.
+    id: 'authority-assistant-acts',
+    trigger: [/from|order|decision|instruction|request|anordnung|mitteilung|hinweis|weisung|verf[üu]gung|bekanntmachung|rundschreiben/i, /assistant|chat|widget|\bbot\b|helper/i],
+    family: 'authority',
+    script: 'latin',
+    pattern: rx(
+      String.raw`\b(?:word\s+from\s+the|(?:notice|message|note|statement|announcement|instructions?|order|circular|directive|communication|memo)\s+from\s+the|by\s+(?:order|decision|instruction)\s+of|at\s+the\s+request\s+of|on\s+the\s+instructions?\s+of|(?:anordnung|mitteilung|hinweis|weisung|verf[üu]gung|bekanntmachung|rundschreiben)\s+(?:des|der|the|vom|von))\b(?=[^\n]{0,250}?\bthe\s+(?:(?:ai|digital|virtual|online|booking|chat)[\s-]+)?(?:assistant|chat|widget|bot|helper)\b(?!\s+(?:can|may|could|will|helps|is|are|was|has\s+been|now|answers|remains|stays|covers|supports|closes|opens)\b)[^.!?\n]{0,80}?\b(?:must|should|is\s+to|are\s+to|has\s+to|have\s+to|without|on\s+behalf|automatically|automaticamente|automáticamente|automatiquement|automatisch|transfer|send|forward|charg|collect|cancel|process|confirm|register|chang|updat|appl|refund|redirect|tramit|procesa|processa|transf[eé]r|envi|cobr|anul|regist|aggiorn|invia|addebit|zieh|überweis|leit|storn|ändern|aplic|effectu|enregistr|transmet|débit))`,
     ),
   },
   {
