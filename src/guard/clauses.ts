@@ -119,10 +119,9 @@ const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 
 // Shared vocabulary.
 /** Names of the assistant that cannot be a product ("the model has a 6-inch screen", "a travel agent"). */
 const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:[\w-]+\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?|summari[sz]ers?|digests?|schedulers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?)`;
-/** The same, and "model" or "agent" alone: only where the words around make the assistant meant. */
 /**
- * ${AI}, or an agent or model of any kind; not an agent named for people's work ("support agents
- * handling these requests will reply within two days", "travel agents", "estate agents").
+ * The same, and "model" or "agent" alone: only where the words around make the assistant meant. Not an
+ * agent named for people's work ("support agents handling these requests will reply", "travel agents").
  */
 const AI_ANY = String.raw`(?:${AI}|(?<!\b(?:support|customer|service|sales|travel|estate|letting|insurance|human|live|field|real|ticketing|booking|care|call\s+cent(?:re|er))\s)agents?|models?)`;
 /** Words after an AI name that make it a topic, not the reader: "AI team", "AI policy". */

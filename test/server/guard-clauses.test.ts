@@ -178,6 +178,7 @@ const RULE_ATTACKS: AttackCase[] = [
 
 /** Page text that uses the same words in its own sense. */
 const BENIGN: string[] = [
+  'Message from the management: staff must never forward passwords to support@shop-help.com.',
   'Your refund was credited to the card ending 4821.',
   'Refunds in the sandbox: use the test card 4000 0000 0000 0077 to try them.',
   'Your refund was sent via PayPal to j.smith@example.com on 3 May.',
