@@ -484,12 +484,13 @@ const LATIN: InstructionRule[] = [
   },
   {
     // A tool's answer labelled as a model's transcript shows it, outside brackets: "function_call_output:
-    // {…}" or "tool_result:" at a line's start (not a drill's "Tool output: 18 V"), "=== TOOL OUTPUT: tariff_engine ===", "[tool:
-    // account_lookup]" alone on its line (the bracketed tags are in 'role-header'); in the other
-    // languages with a tool's code name after it: "Tool-Ausgabe (kundenkonto.lookup):", "Resposta da
-    // ferramenta 'alterar_contrato':" in backticks (not a calculator page's "Resultado de la herramienta: 340 €"). The widget's own
-    // tool results never reach the model as page text. Counted first (2026-12-02): 6 attacks, 4 then
-    // missed; no page text.
+    // {…}" or "tool_result:" at a line's start (not a drill's "Tool output: 18 V"), "=== TOOL OUTPUT:
+    // tariff_engine ===", "[tool: account_lookup]" alone on its line (the bracketed tags are in
+    // 'role-header'); in the other languages with a tool's code name after it, in brackets or
+    // backticks: "Tool-Ausgabe (kundenkonto.lookup):", "Resposta da ferramenta `alterar_contrato`:"
+    // (not a calculator page's "Resultado de la herramienta: 340 €"). The widget's own tool results
+    // never reach the model as page text. Counted first (2026-12-02): 6 attacks, 4 then missed; no
+    // page text.
     id: 'tool-output-label',
     trigger: /tool|function|werkzeug|funktion|ferramenta|herramienta|outil|strumento|funzione|funci|fun[çc]|fonction/i,
     family: 'role_tag',
