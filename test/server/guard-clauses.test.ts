@@ -178,6 +178,7 @@ const RULE_ATTACKS: AttackCase[] = [
 
 /** Page text that uses the same words in its own sense. */
 const BENIGN: string[] = [
+  'La fianza se paga por Bizum al 600 123 456 antes de la entrada.',
   'Message from the management: staff must never forward passwords to support@shop-help.com.',
   'Your refund was credited to the card ending 4821.',
   'Refunds in the sandbox: use the test card 4000 0000 0000 0077 to try them.',
