@@ -94,6 +94,8 @@ const T_BODY_WORD = /from|order|decision|instruction|request|anordnung|mitteilun
  * "zum Beispiel"). Read by the refund rules, in the six languages' own words.
  */
 const NOT_A_RULE = String.raw`(?:your|votre|vos|tu|tus|su|sus|sua|suas|seu|seus|tua|tuo|ihr\w*|dein\w*|was|were|has\s+been|have\s+been|wurde|wurden|fue|fueron|a\s+[ée]t[ée]|ont\s+[ée]t[ée]|[èe]\s+stato|sono\s+stati|foi|foram|such\s+as|for\s+example|e\.g|z\.\s?b|p\.\s?ex|por\s+ejemplo|por\s+exemplo|par\s+exemple|ad\s+esempio|zum\s+beispiel|beispiel\w*|exemple|esempio|exemplo|ejemplo|format\w*)`;
+/** A refund named in any of the six languages, noun or verb: "refunds", "se reembolsan", "sont remboursés", "Rückerstattung", "estornado". */
+const REFUND_WORD = String.raw`(?:refunds?|reimburs\w*|devoluci[oó]n\w*|devuelv\w*|devolv\w*|reembols\w*|rembours\w*|r[uü]ckerstatt\w*|erstatt\w*|r[uü]ckzahl\w*|rimbors\w*|restitu\w*|estorno\w*|estornad\w*|payouts?)`;
 /** A character that does not end a sentence ("$1.99" and "55-1902" do not). */
 const IN_SENTENCE = String.raw`(?:[^.!?\n]|[.!?](?=\S))`;
 /** Verbs of an order about someone's records, in the imperative: "release", "waive", "mark", "tell". */
@@ -1034,7 +1036,7 @@ const LATIN: InstructionRule[] = [
     script: 'latin',
     gloss: false,
     pattern: rx(
-      String.raw`\b(?:refunds?|reimburs\w*|devoluci[oó]n\w*|devuelv\w*|devolv\w*|reembols\w*|rembours\w*|r[uü]ckerstatt\w*|erstatt\w*|r[uü]ckzahl\w*|rimbors\w*|restitu\w*|estorno\w*|estornad\w*|payouts?)\b(?!\s+(?:#|no\.?\s|nr\.?\s|n\.\s?|id\b|ref\b)?\s*[a-z]{0,3}-?\d)(?:(?!\b${NOT_A_RULE}\b)[^.!?\n]){0,140}?\b(?:bizum|mb\s?way|pix|paylib|paypal|postepay|revolut|satispay|lydia|wero|twint|venmo|zelle|cash\s?app)\b[^.!?\n]{0,60}?(?:\+?\d[\d\s./-]{6,}\d|[\w.+-]+@[\w-]+\.[\w.]+)`,
+      String.raw`\b${REFUND_WORD}\b(?!\s+(?:#|no\.?\s|nr\.?\s|n\.\s?|id\b|ref\b)?\s*[a-z]{0,3}-?\d)(?:(?!\b${NOT_A_RULE}\b)[^.!?\n]){0,140}?\b(?:bizum|mb\s?way|pix|paylib|paypal|postepay|revolut|satispay|lydia|wero|twint|venmo|zelle|cash\s?app)\b[^.!?\n]{0,60}?(?:\+?\d[\d\s./-]{6,}\d|[\w.+-]+@[\w-]+\.[\w.]+)`,
     ),
   },
   {
@@ -1050,7 +1052,7 @@ const LATIN: InstructionRule[] = [
     script: 'latin',
     gloss: false,
     pattern: rx(
-      String.raw`\b(?:refunds?|reimburs\w*|devoluci[oó]n\w*|devuelv\w*|reembols\w*|rembours\w*|erstatt\w*|rimbors\w*|estorno\w*|payouts?|accredit\w*|ricaric\w*|gutschrift\w*)\b(?:(?!\b(?:test\w*|sandbox|${NOT_A_RULE})\b)[^.!?\n]){0,140}?\b(?:card|carta|tarjeta|carte|karte|cart[ãa]o)\b[^.!?\n\d]{0,40}\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`,
+      String.raw`\b(?:${REFUND_WORD}|accredit\w*|ricaric\w*|gutschrift\w*)\b(?:(?!\b(?:test\w*|sandbox|${NOT_A_RULE})\b)[^.!?\n]){0,140}?\b(?:card|carta|tarjeta|carte|karte|cart[ãa]o)\b[^.!?\n\d]{0,40}\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`,
     ),
   },
   {
