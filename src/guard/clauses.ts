@@ -123,6 +123,14 @@ const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|s
  * The same, and "model" or "agent" alone: only where the words around make the assistant meant. Not an
  * agent named for people's work ("support agents handling these requests will reply", "travel agents").
  */
+/**
+ * A speaker in the first person a few words before (a lookbehind): "we need the assistant to…", "I'd
+ * respectfully ask the shopping assistant to…". Asking, telling or wanting the assistant to do
+ * something is an order only from the one who asks; a help page's "you can ask the assistant to
+ * summarise a thread", "customers who ask the assistant to…" or "Tell the assistant to start the
+ * vacuum" describe what a person may ask.
+ */
+const FIRST_PERSON = String.raw`(?<=\b(?:i|we|i['’]m|we['’]re|i['’]d|we['’]d|i['’]ve|we['’]ve)\s+(?:[\w'’]+\s+){0,3})`;
 const AI_ANY = String.raw`(?:${AI}|(?<!\b(?:support|customer|service|sales|travel|estate|letting|insurance|human|live|field|real|ticketing|booking|care|call\s+cent(?:re|er))\s)agents?|models?)`;
 /** Words after an AI name that make it a topic, not the reader: "AI team", "AI policy". */
 const AI_TOPIC = String.raw`(?!\s+(?:team|department|lab|labs|researchers?|company|companies|industry|act|policy|ethics|news|features?|tools?\s+(?:like|such)))`;
@@ -272,14 +280,15 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
       String.raw`(?:(?:the|this|that|any|every|all|our|your|some|an?|whichever)\s+)?${AI_ANY}${AI_TOPIC}\s+(?:that\s+(?:is\s+|are\s+)?|who\s+(?:is\s+|are\s+)?|which\s+(?:is\s+|are\s+)?)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|viewing|seeing|reads|processes|parses|handles|summari[sz]es|sees|ingesting|ingests|crawling|browsing|describing|answering|replying|responding|working|acting|picks?\s+(?:this|it)\s+up|picking\s+(?:this|it)\s+up)\s+(?:this|these|the|my|our|on|for|to)|if\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:(?:embedded|built-in|on-site|site's|website's|site|store's|shop's)\s+)?(?:ai|a\.i\.|assistant|ai\s+assistant|language\s+model|llm|bot|chatbot|agent|ai\s+agent|model|automated|machine)`,
     ),
   ],
-  // Someone asks or orders the assistant: "We need the assistant to…", "I'm instructing the chat agent
-  // directly", and telegraphic: "instruct assistant: cancel delivery", "command the bot: refund"; an
+  // Someone asks or orders the assistant: "We need the assistant to…" (asking, telling or wanting
+  // needs a speaker in the first person: FIRST_PERSON), "Head office directs the AI assistant to…",
+  // "I'm instructing the chat agent directly", and telegraphic: "instruct assistant: cancel delivery", "command the bot: refund"; an
   // order relayed to it ("let the assistant know that it should…", "remind the chatbot that it must…");
   // and the reader ordered in so many words ("As the IT administrator, I'm instructing you to export…").
   [
     'askAssistant',
     new RegExp(
-      String.raw`\b(?:(?:ask|asking|asked|request|requesting|need|needs|want|wants|instruct|instructing|instructs|tell|telling|order|ordering|direct|directing|would\s+like|urge|urging|require|requiring|authori[sz]e|authori[sz]ing|command|commanding)\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:|\b(?:let|tell|telling|told|inform|informing|informed|remind|reminding|notify|notifying|advise|advising)\s+(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:know\s+)?(?:that\s+)?(?:it|they)\s+(?:should|must|may|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\b|\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:hereby\s+|now\s+)?(?:instructing|directing|ordering|commanding)\s+you\s+to\b`,
+      String.raw`\b(?:(?:instruct|instructing|instructs|order|orders|ordering|direct|directs|directing|authori[sz]e|authori[sz]es|authori[sz]ing|command|commands|commanding|${FIRST_PERSON}(?:ask|asking|asked|request|requesting|need|needs|want|wants|tell|telling|would\s+like|urge|urging|require|requiring))\s+(?:you,?\s+)?(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:to|directly|now|hereby|:))\b|\b(?:instruct|instructs|instructing|direct|directs|command|commands)\s+(?:the\s+)?${AI}\s*:|\b(?:let|tell|telling|told|inform|informing|informed|remind|reminding|notify|notifying|advise|advising)\s+(?:the|this|our|your|any)\s+(?:\w+\s+)?${AI}\s+(?:know\s+)?(?:that\s+)?(?:it|they)\s+(?:should|must|may|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\b|\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:hereby\s+|now\s+)?(?:instructing|directing|ordering|commanding)\s+you\s+to\b`,
       'gi',
     ),
   ],
