@@ -119,6 +119,16 @@ const YOUR = String.raw`(?:your|its|the\s+assistant's|the\s+model's|the\s+bot's|
 /** What the assistant was given to follow. */
 const OWN_DIRECTION = String.raw`(?:instructions?|guidance|guidelines|rules|directives?|directions|orders|commands|context|conversation|messages|task|tasks|configuration|config|settings|programming|training|prompts?|constraints|limitations|restrictions|filters|polic(?:y|ies)|safeguards|guardrails|objective|mission)`;
 const T_OWN_DIRECTION = /instruct|guidance|guideline|rule|directive|direction|order|command|context|conversation|message|task|config|setting|programming|training|prompt|constraint|limitation|restriction|filter|polic|safeguard|guardrail|objective|mission/i;
+/**
+ * Verbs of setting aside that a page also says of what its reader owns, and those things: "To cancel
+ * your policy within 14 days…", "skip their previous orders", "clear your saved settings". The readings
+ * of setting directions aside (ignore-directives, set-aside-own-directions, dismiss-near-directions,
+ * own-setup-dismissed) leave these alone; "ignore", "disregard", "override" or "bypass" with the same
+ * nouns still read, and so do these verbs with instructions, rules or prompts.
+ */
+const SOFT_SET_ASIDE = String.raw`(?:cancel|void|replace|replaces|drop|skip|erase|wipe|clear|delete|reset|disable|discard|scrap|leave\s+behind)`;
+const OWNED_THING = String.raw`(?:polic(?:y|ies)|orders|settings|messages|tasks?|conversation|training)`;
+const SOFT_SET_ASIDE_THING = String.raw`${SOFT_SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:${YOUR}|${PRIOR})\s+(?:${W}\s+){0,2}?${OWNED_THING}\b`;
 /** Declared gone, whoever's they were. */
 const GONE = String.raw`(?:no\s+longer\s+(?:apply|applies|valid|relevant|in\s+effect|matter|count)|(?:do|does)\s+not\s+apply|don't\s+apply|doesn't\s+apply|void|null|revoked|erased|obsolete|invalid|irrelevant|lifted|overridden|superseded)`;
 /** Limits on the assistant. */
@@ -163,7 +173,7 @@ const LATIN: InstructionRule[] = [
     trigger: [T_VERB, T_DIRECTIVE],
     family: 'override',
     script: 'latin',
-    pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:${DET}\s+){0,6}${DIRECTIVES}\b`),
+    pattern: rx(String.raw`\b(?!${SOFT_SET_ASIDE}\s+(?:${DET}\s+){0,6}${OWNED_THING}\b)${VERB_IGNORE}\s+(?:about\s+)?(?:${DET}\s+){0,6}${DIRECTIVES}\b`),
   },
   {
     // "Ignore your previous rules", "forget about all those rules that tell you"
@@ -591,7 +601,7 @@ const LATIN: InstructionRule[] = [
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:${YOUR}|(?!default\b)${PRIOR})\s+(?:${W}\s+){0,2}?${OWN_DIRECTION}\b|\b${SET_ASIDE}\s+(?:${W}\s+){0,3}?${OWN_DIRECTION}\s+(?:that\s+|which\s+)?(?:preceded|came\s+before|(?:was|were)\s+given\s+before|above|before\s+this|so\s+far|until\s+now|you\s+(?:were|have\s+been|got)\s+(?:given|told|configured\s+with|set\s+up\s+with|trained\s+(?:on|with)))\b`,
+      String.raw`\b(?!${SOFT_SET_ASIDE_THING})${SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:${YOUR}|(?!default\b)${PRIOR})\s+(?:${W}\s+){0,2}?${OWN_DIRECTION}\b|\b${SET_ASIDE}\s+(?:${W}\s+){0,3}?${OWN_DIRECTION}\s+(?:that\s+|which\s+)?(?:preceded|came\s+before|(?:was|were)\s+given\s+before|above|before\s+this|so\s+far|until\s+now|you\s+(?:were|have\s+been|got)\s+(?:given|told|configured\s+with|set\s+up\s+with|trained\s+(?:on|with)))\b`,
     ),
   },
   {
@@ -655,7 +665,7 @@ const LATIN: InstructionRule[] = [
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${DISMISS}\s+(?:${W}\s+){0,4}?${GIVEN}\b|\b${GIVEN}\s+(?:${W}[\s,]+){0,4}?${DISMISSED}(?=\s*(?:[.!?;:,\n]|$|and\b|now\b|so\b))`,
+      String.raw`\b(?!${SOFT_SET_ASIDE_THING})${DISMISS}\s+(?:${W}\s+){0,4}?${GIVEN}\b|\b${GIVEN}\s+(?:${W}[\s,]+){0,4}?${DISMISSED}(?=\s*(?:[.!?;:,\n]|$|and\b|now\b|so\b))`,
     ),
   },
   {
@@ -689,7 +699,7 @@ const LATIN: InstructionRule[] = [
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${DISMISS_SETUP}\s+(?:[a-z',]+\s+){0,4}?${OWN_SETUP}|\b${OWN_SETUP}\s+(?:[a-z',]+\s+){0,4}?${SETUP_DISMISSED}\b`,
+      String.raw`\b(?!${SOFT_SET_ASIDE_THING})${DISMISS_SETUP}\s+(?:[a-z',]+\s+){0,4}?${OWN_SETUP}|\b${OWN_SETUP}\s+(?:[a-z',]+\s+){0,4}?${SETUP_DISMISSED}\b`,
     ),
   },
   {
