@@ -299,11 +299,12 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
       String.raw`(?:(?:the|this|any|every|all|our)\s+(?:[\w'’]+\s+)?)?${AI}${AI_OF}\s+(?:is\s+to|are\s+to|must|shall|should|needs?\s+to|has\s+to|have\s+to|may\s+now|can\s+now|will\s+now|(?<=(?:^|[:;>\n]\s*|\bnote:?\s+)${AI}\s+)to)\s+(?:(?:now|immediately|also|just|simply|first|then|please|not|never)\s+)?${ACT}|(?:the|this|any|every|all|our)\s+(?:[\w'’]+\s+)?${AI_ANY}${AI_OF}\s+(?:(?:on|in|for)\s+(?:this|the|our)\s+(?:site|page|website|store|shop|platform)\s+)?(?:(?:is|are)\s+(?:now\s+|hereby\s+)?(?:allowed|permitted|authori[sz]ed|cleared|instructed|ordered|told|required|expected|obliged|obligated|mandated|directed)\s+to|(?:now\s+|hereby\s+)?(?:authori[sz]ed|permitted|cleared|instructed)\s+to|may\s+(?:run|call|skip|act|issue|charge|transfer|refund|delete))`,
     ),
   ],
-  // A note addressed to the assistant: "Developer note to the model", "instruction … to the chat assistant".
+  // A note addressed to the assistant: "Developer note to the model", "instruction … to the chat assistant";
+  // not "Memo for all agents:", a support team's people (as in address-assistant).
   [
     'noteToAssistant',
     b(
-      String.raw`(?:note|notes|message|instruction|instructions|directive|memo|notice|order|orders|request|command|reminder|update|word)\s+(?:from\s+(?:[\w']+\s+){1,4}?)?(?:to|for)\s+(?:the|this|any|all|every|our|you,?\s+the)\s+(?:[\w']+\s+){0,2}?${AI_ANY}${AI_TOPIC}`,
+      String.raw`(?:note|notes|message|instruction|instructions|directive|memo|notice|order|orders|request|command|reminder|update|word)\s+(?:from\s+(?:[\w']+\s+){1,4}?)?(?:to|for)\s+(?:the|this|any|all|every|our|you,?\s+the)\s+(?:[\w']+\s+){0,2}?(?!agents\b)${AI_ANY}${AI_TOPIC}`,
     ),
   ],
   // The assistant spoken to: "AI, enter …", "Also, chatbot, copy …", "Dear model, …".

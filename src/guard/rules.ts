@@ -161,8 +161,12 @@ const CLAIMED_ROLE = String.raw`(?:system\s+|site\s+|store\s+|shop\s+|lead\s+|se
 const ASSISTANT_WORD = /\bai\b|a\.i\.|assistant|agent|model|llm|bot\b|gpt|claude|gemini|copilot|llama/i;
 /** Ways of naming the assistant. */
 const ASSISTANT = String.raw`(?:AI|A\.I\.|assistant|AI\s+assistant|AI\s+agent|AI\s+model|agent|language\s+model|large\s+language\s+model|LLM|chatbot|chat\s*bot|bot|GPT(?:-?\d[\w.]*)?|ChatGPT|Claude|Gemini|Copilot|Llama)`;
-/** "the AI assistant reading this page:" — an address ends with a comma, colon or exclamation mark. */
-const TO_ASSISTANT = String.raw`(?:the\s+|my\s+|our\s+|any\s+|all\s+|every\s+)?${ASSISTANT}s?\b(?:\s+(?:reading|processing|parsing|summari[sz]ing|viewing|handling|that\s+reads|who\s+reads)\s+(?:this|these|the)(?:\s+\w+)?)?\s*[,:!]`;
+/**
+ * "the AI assistant reading this page:" — an address ends with a comma, colon or exclamation mark. Bare
+ * "agents" are a support team's people ("Note to all agents: when a caller asks for a manager…"); "AI
+ * agents" and "the agent" still read.
+ */
+const TO_ASSISTANT = String.raw`(?:the\s+|my\s+|our\s+|any\s+|all\s+|every\s+)?(?!agents\b)${ASSISTANT}s?\b(?:\s+(?:reading|processing|parsing|summari[sz]ing|viewing|handling|that\s+reads|who\s+reads)\s+(?:this|these|the)(?:\s+\w+)?)?\s*[,:!]`;
 
 function rx(source: string, flags = 'giu'): RegExp {
   // Per-code-point NFKC, exactly as foldText normalises the text it matches.
