@@ -134,6 +134,11 @@ const SOFT_SET_ASIDE_THING = String.raw`${SOFT_SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:
  * ("Enable developer mode on Android: go to Settings", "developer mode on most Android phones").
  */
 const A_DEVICE = String.raw`(?:(?:your|my|the|most|many|some|any|all|an?|this|that|their|our)\s+)?(?:[\w-]+\s+){0,2}?(?:android|ios|iphones?|ipads?|phones?|smartphones?|tablets?|devices?|chromebooks?|laptops?|pcs?|computers?|windows|macs?|macos|routers?|tvs?|consoles?|browsers?|chrome|firefox|edge|xbox|playstation|watch(?:es)?|cars?|printers?|cameras?|keyboards?|synth(?:esizer)?s?|samsung|pixel|xiaomi|huawei|galaxy)\b`;
+/**
+ * What good service spares a customer, after "without asking them": "transfer them without asking them
+ * to repeat their account number" is a support macro, not consent waived.
+ */
+const REPEAT_WORK = String.raw`(?:repeat|re-?enter|re-?type|re-?explain|re-?send|spell|start\s+(?:over|again)|wait|queue|call\s+back|hold)\b`;
 /** Declared gone, whoever's they were. */
 const GONE = String.raw`(?:no\s+longer\s+(?:apply|applies|valid|relevant|in\s+effect|matter|count)|(?:do|does)\s+not\s+apply|don't\s+apply|doesn't\s+apply|void|null|revoked|erased|obsolete|invalid|irrelevant|lifted|overridden|superseded)`;
 /** Limits on the assistant. */
@@ -685,7 +690,7 @@ const LATIN: InstructionRule[] = [
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:the\s+)?(?:user|visitor|customer|shopper|buyer|owner|account\s+holder|client)\s+(?:has\s+)?(?:already\s+)?(?:said\s+yes\s+to\s+(?:everything|all|any\w*)|(?:given|granted|provided)\s+(?:their\s+|his\s+|her\s+)?(?:blanket|full|general|standing|permanent|advance|prior)\s+(?:consent|approval|permission|authori[sz]ation))\b|\bno\s+(?:confirmation|approval|permission|consent)s?\s+(?:is\s+)?(?:needed|required|necessary)\b|\bwithout\s+(?:asking|prompting|checking\s+with|confirming\s+with|consulting)\s+(?:the\s+|a\s+)?(?:user|visitor|customer|shopper|buyer|them|anyone)\b|\bwithout\s+a\s+(?:prompt|confirmation)\b`,
+      String.raw`\b(?:the\s+)?(?:user|visitor|customer|shopper|buyer|owner|account\s+holder|client)\s+(?:has\s+)?(?:already\s+)?(?:said\s+yes\s+to\s+(?:everything|all|any\w*)|(?:given|granted|provided)\s+(?:their\s+|his\s+|her\s+)?(?:blanket|full|general|standing|permanent|advance|prior)\s+(?:consent|approval|permission|authori[sz]ation))\b|\bno\s+(?:confirmation|approval|permission|consent)s?\s+(?:is\s+)?(?:needed|required|necessary)\b|\bwithout\s+(?:asking|prompting|checking\s+with|confirming\s+with|consulting)\s+(?:the\s+|a\s+)?(?:user|visitor|customer|shopper|buyer|client|guest|patient|member|caller|tenant|passenger|student|parent|account\s+holder|them|anyone)\b(?!\s+(?:to\s+)?${REPEAT_WORK})|\bwithout\s+a\s+(?:prompt|confirmation)\b`,
     ),
   },
   {
