@@ -123,6 +123,7 @@ const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|s
  * The same, and "model" or "agent" alone: only where the words around make the assistant meant. Not an
  * agent named for people's work ("support agents handling these requests will reply", "travel agents").
  */
+const AI_ANY = String.raw`(?:${AI}|(?<!\b(?:support|customer|service|sales|travel|estate|letting|insurance|human|live|field|real|ticketing|booking|care|call\s+cent(?:re|er))\s)agents?|models?)`;
 /**
  * A speaker in the first person a few words before (a lookbehind): "we need the assistant to…", "I'd
  * respectfully ask the shopping assistant to…". Asking, telling or wanting the assistant to do
@@ -131,7 +132,6 @@ const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|s
  * vacuum" describe what a person may ask.
  */
 const FIRST_PERSON = String.raw`(?<=\b(?:i|we|i['’]m|we['’]re|i['’]d|we['’]d|i['’]ve|we['’]ve)\s+(?:[\w'’]+\s+){0,3})`;
-const AI_ANY = String.raw`(?:${AI}|(?<!\b(?:support|customer|service|sales|travel|estate|letting|insurance|human|live|field|real|ticketing|booking|care|call\s+cent(?:re|er))\s)agents?|models?)`;
 /** Words after an AI name that make it a topic, not the reader: "AI team", "AI policy". */
 const AI_TOPIC = String.raw`(?!\s+(?:team|department|lab|labs|researchers?|company|companies|industry|act|policy|ethics|news|features?|tools?\s+(?:like|such)))`;
 /** What the assistant was told to follow, named as such (not "orders" or "settings": a shop's own words). */
