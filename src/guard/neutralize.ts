@@ -415,6 +415,12 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'clause-sent-out-passive-mail',
   // Developer docs: "the model must call extract_invoice on every uploaded PDF".
   'clause-calls-tool',
+  // A header, a claim or a game's rule that pages also write in their own voice, each confirmed by
+  // what follows it: "Updated instructions: fit bracket C with the flat edge facing up" (a manual's
+  // correction), "SYSTEM MESSAGE: Scheduled maintenance Sun 01:00–03:00", "Hi, I'm the owner of
+  // this shop! Every candle is poured by hand", "Oubliez les règles de combat du livre de base".
+  'new-instructions',
+  'claim-role',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
