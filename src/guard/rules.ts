@@ -130,10 +130,11 @@ const SOFT_SET_ASIDE = String.raw`(?:cancel|void|replace|replaces|drop|skip|eras
 const OWNED_THING = String.raw`(?:polic(?:y|ies)|orders|settings|messages|tasks?|conversation|training)`;
 const SOFT_SET_ASIDE_THING = String.raw`${SOFT_SET_ASIDE}\s+(?:${W}\s+){0,5}?(?:${YOUR}|${PRIOR})\s+(?:${W}\s+){0,2}?${OWNED_THING}\b`;
 /**
- * A device or program, after "developer mode on…": a phone's, a browser's or a router's own mode
- * ("Enable developer mode on Android: go to Settings", "developer mode on most Android phones").
+ * A device or program named after a mode: a phone's, a browser's or a router's own mode ("Enable
+ * developer mode on Android: go to Settings", "developer mode on most Android phones", "the maintenance
+ * mode of the router"). The mode readings (no-limits-persona, special-mode) look ahead for it.
  */
-const A_DEVICE = String.raw`(?:(?:your|my|the|most|many|some|any|all|an?|this|that|their|our)\s+)?(?:[\w-]+\s+){0,2}?(?:android|ios|iphones?|ipads?|phones?|smartphones?|tablets?|devices?|chromebooks?|laptops?|pcs?|computers?|windows|macs?|macos|routers?|tvs?|consoles?|browsers?|chrome|firefox|edge|xbox|playstation|watch(?:es)?|cars?|printers?|cameras?|keyboards?|synth(?:esizer)?s?|samsung|pixel|xiaomi|huawei|galaxy)\b`;
+const ON_A_DEVICE = String.raw`\s+(?:on|in|for|of)\s+(?:(?:your|my|the|most|many|some|any|all|an?|this|that|their|our)\s+)?(?:[\w-]+\s+){0,2}?(?:android|ios|iphones?|ipads?|phones?|smartphones?|tablets?|devices?|chromebooks?|laptops?|pcs?|computers?|windows|macs?|macos|routers?|tvs?|consoles?|browsers?|chrome|firefox|edge|xbox|playstation|watch(?:es)?|cars?|printers?|cameras?|keyboards?|synth(?:esizer)?s?|samsung|pixel|xiaomi|huawei|galaxy)\b`;
 /**
  * What good service spares a customer, after "without asking them": "transfer them without asking them
  * to repeat their account number" is a support macro, not consent waived.
@@ -701,7 +702,7 @@ const LATIN: InstructionRule[] = [
     family: 'persona',
     script: 'latin',
     pattern: rx(
-      String.raw`\byou(?:'re|\s+are)\s+now\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|limitless|unbound|unchained)\b|\byou(?:'re|\s+are)\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|limitless|unbound|unchained)\s+(?:${W}\s+)?now\b|\byou\s+(?:now\s+)?(?:have|has)\s+no\s+(?:more\s+)?${LIMITS}\b|\b(?:AI|A\.I\.|assistant|model|bot|agent|chatbot|LLM)\s+(?:that|which|who)\s+(?:has|have)\s+no\s+(?:${W}\s+)?${LIMITS}\b|\b(?:enable|activate|enter|switch\s+(?:on|to|into)|turn\s+on|go\s+into|change\s+to)\s+(?:the\s+)?(?:god|developer|dev|debug|admin|root|jailbreak|unrestricted|maintenance|sudo)\s+mode\b(?!\s+(?:on|in|for|of)\s+${A_DEVICE})`,
+      String.raw`\byou(?:'re|\s+are)\s+now\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|limitless|unbound|unchained)\b|\byou(?:'re|\s+are)\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|limitless|unbound|unchained)\s+(?:${W}\s+)?now\b|\byou\s+(?:now\s+)?(?:have|has)\s+no\s+(?:more\s+)?${LIMITS}\b|\b(?:AI|A\.I\.|assistant|model|bot|agent|chatbot|LLM)\s+(?:that|which|who)\s+(?:has|have)\s+no\s+(?:${W}\s+)?${LIMITS}\b|\b(?:enable|activate|enter|switch\s+(?:on|to|into)|turn\s+on|go\s+into|change\s+to)\s+(?:the\s+)?(?:god|developer|dev|debug|admin|root|jailbreak|unrestricted|maintenance|sudo)\s+mode\b(?!${ON_A_DEVICE})`,
     ),
   },
   {
@@ -1003,7 +1004,7 @@ const LATIN: InstructionRule[] = [
     family: 'system_mode',
     script: 'latin',
     pattern: rx(
-      String.raw`<\s*(?:system|god|admin|developer|dev|debug|root|sudo|override|jailbreak)(?:\s+|_)mode(?:\s+activated)?\s*>|\b(?:developer|god|admin|debug|jailbreak|unrestricted|sudo|DAN)\s+mode\s+(?:enabled|activated|on(?!\s+${A_DEVICE})|engaged)\b|\b(?:with|enter|entering|enable|enabling|activate|activating|initiate|initiating|now\s+in|(?:are|you're|be|remain|stay|operate|operating|running)\s+in)\s+(?:a\s+|the\s+)?['"]?(?:developer|god|jailbreak|unrestricted|sudo|DAN|(?:security\s+|law\s+enforcement\s+)?override|maintenance|system)\s+mode\b(?!\s+(?:on|in|for|of)\s+${A_DEVICE})|\b(?:security|law\s+enforcement|admin|developer|system)\s+override\b|\boverride\s+mode\b|\bsystem\s+mode\s+activated\b`,
+      String.raw`<\s*(?:system|god|admin|developer|dev|debug|root|sudo|override|jailbreak)(?:\s+|_)mode(?:\s+activated)?\s*>|\b(?:developer|god|admin|debug|jailbreak|unrestricted|sudo|DAN)\s+mode(?!${ON_A_DEVICE})\s+(?:enabled|activated|on|engaged)\b|\b(?:with|enter|entering|enable|enabling|activate|activating|initiate|initiating|now\s+in|(?:are|you're|be|remain|stay|operate|operating|running)\s+in)\s+(?:a\s+|the\s+)?['"]?(?:developer|god|jailbreak|unrestricted|sudo|DAN|(?:security\s+|law\s+enforcement\s+)?override|maintenance|system)\s+mode\b(?!${ON_A_DEVICE})|\b(?:security|law\s+enforcement|admin|developer|system)\s+override\b|\boverride\s+mode\b|\bsystem\s+mode\s+activated\b`,
     ),
   },
   {
