@@ -122,9 +122,10 @@ const T_OWN_DIRECTION = /instruct|guidance|guideline|rule|directive|direction|or
 /**
  * Verbs of setting aside that a page also says of what its reader owns, and those things: "To cancel
  * your policy within 14 days…", "skip their previous orders", "clear your saved settings". The readings
- * of setting directions aside (ignore-directives, set-aside-own-directions, dismiss-near-directions,
- * own-setup-dismissed) leave these alone; "ignore", "disregard", "override" or "bypass" with the same
- * nouns still read, and so do these verbs with instructions, rules or prompts.
+ * of setting directions aside (set-aside-own-directions, dismiss-near-directions, own-setup-dismissed
+ * through SOFT_SET_ASIDE_THING; ignore-directives with its own determiners between, "drop all orders",
+ * as its pattern reads them) leave these alone; "ignore", "disregard", "override" or "bypass" with the
+ * same nouns still read, and so do these verbs with instructions, rules or prompts.
  */
 const SOFT_SET_ASIDE = String.raw`(?:cancel|void|replace|replaces|drop|skip|erase|wipe|clear|delete|reset|disable|discard|scrap|leave\s+behind)`;
 const OWNED_THING = String.raw`(?:polic(?:y|ies)|orders|settings|messages|tasks?|conversation|training)`;
