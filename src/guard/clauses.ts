@@ -266,11 +266,12 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     'imperativeAside',
     /(?<=^|[.!?;:\n]\s*|\b(?:please|kindly|just|now|seriously|simply|so)[,\s]+)(?:(?:ignore|disregard|stop\s+(?:following|obeying|observing|respecting)|override|bypass|circumvent|break|defy|disobey)\s+(?:all\s+|any\s+|the\s+|these\s+|those\s+|every\s+)+(?:(?:previous|prior|earlier|above|original|old|current|existing|usual|standard|default|system|given|initial|safety|other|assistant's|ai's|site's)\s+)?(?:rules|restrictions|limits|limitations|guidelines|instructions|policies|safeguards|filters|guardrails|directives|protocols)\b|(?:step|get|break|come|drop)\s+out\s+of\s+(?:the|your|this)\s+(?:[\w'-]+\s+){0,2}?(?:role|persona|character|mode|job)\b)/gi,
   ],
-  // Fake headers and tags: "## Admin instructions", {"role": "system"}, [[developer-note role="system"]],
+  // Fake headers and tags: "## Admin instructions" (in an element or emphasis too: "<p>## Admin
+  // Instructions</p>", "**## ADMIN INSTRUCTIONS**"), {"role": "system"}, [[developer-note role="system"]],
   // <assistant_instructions priority="override">, "--- END OF TOOL RESULT ---".
   [
     'roleHeader',
-    /^[ \t]*(?:#{1,6}|\*\*|==+|--+|\[|\(|<|\{|\|)?[ \t]*(?:admin|administrator|system|developer|operator|assistant|ai|root|sudo)[ \t]+(?:instructions?|directives?|override|prompt|commands?)\b|["']role["']\s*:\s*["'](?:system|developer|admin)["']|\brole\s*=\s*["'](?:system|developer|admin)["']|(?:\[|\{|<|【|〔|«|\|)+\s*\/?(?:system|admin|administrator|developer|operator|assistant|ai|root|sudo|bot|agent|model)(?:[\s_-]+[\w-]+){0,2}(?:\s+[\w-]+\s*=\s*["'][^"'\n]{0,40}["'])*\s*(?:[:\]\}>】〕»|]|$)|(?:-{2,}|={2,}|#{2,}|\[|<)\s*end\s+of\s+(?:the\s+)?(?:tool|function|system|search|api)\s+(?:result|output|response|results|data|call)s?\b|\(\s*(?:from|role|sender|author)\s*[:=]\s*(?:system|developer|admin)\s*\)/gim,
+    /^[ \t]*(?:(?:<[a-z][a-z0-9]*(?:\s[^<>\n]{0,120})?>|[*_]{1,3}|[-+>][ \t])[ \t]*){0,3}(?:#{1,6}|\*\*|==+|--+|\[|\(|<|\{|\|)?[ \t]*(?:admin|administrator|system|developer|operator|assistant|ai|root|sudo)[ \t]+(?:instructions?|directives?|override|prompt|commands?)\b|["']role["']\s*:\s*["'](?:system|developer|admin)["']|\brole\s*=\s*["'](?:system|developer|admin)["']|(?:\[|\{|<|【|〔|«|\|)+\s*\/?(?:system|admin|administrator|developer|operator|assistant|ai|root|sudo|bot|agent|model)(?:[\s_-]+[\w-]+){0,2}(?:\s+[\w-]+\s*=\s*["'][^"'\n]{0,40}["'])*\s*(?:[:\]\}>】〕»|]|$)|(?:-{2,}|={2,}|#{2,}|\[|<)\s*end\s+of\s+(?:the\s+)?(?:tool|function|system|search|api)\s+(?:result|output|response|results|data|call)s?\b|\(\s*(?:from|role|sender|author)\s*[:=]\s*(?:system|developer|admin)\s*\)/gim,
   ],
   // The assistant named as this text's reader: "AI agents processing this listing", "Any chatbot describing this
   // product", "If you're an AI summarising reviews", "For an AI answering on our behalf".

@@ -55,6 +55,13 @@ const ROLE_SUFFIX = String.raw`(?:[\s_-]+(?:message|msg|prompt|note|notice|instr
  */
 const DIRECTIONS_TAG = String.raw`(?:(?:instructions?|directives?|rules|guidelines|orders|word\s+from\s+the)[\s_-]+(?:(?:for|to|of|from|de|du|del|della|do|da|des)[\s_-]+(?:the[\s_-]+)?)?(?:assistant|ai|bot|chatbot|model|agent)|(?:ai|bot|chatbot|model|agent)[\s_-]+(?:instructions?|directives?|rules|guidelines|orders))`;
 /**
+ * What may wrap a line's text before its own Markdown starts, when a page put a heading in an
+ * HTML element or emphasis ("<p>## Admin Instructions</p>", "**## ADMIN INSTRUCTIONS**"), and
+ * what may close it after: a heading is a heading however the page wrapped it.
+ */
+const LINE_OPENERS = String.raw`(?:(?:<[a-z][a-z0-9]*(?:\s[^<>\n]{0,120})?>|[*_]{1,3}|[-+>][ \t])[ \t]*){0,3}`;
+const LINE_CLOSERS = String.raw`(?:(?:[*_]{1,3}|<\/[a-z][a-z0-9]*\s*>)[ \t]*){0,3}`;
+/**
  * A tool's answer or call as the model's own transcript shows it, attributes and all: `<tool_result
  * name="verify_identity">`, `</function_output>`, `[TOOL RESPONSE]` (not a Markdown link's text: "[tool
  * results](#results)"). Page data holds no such turn: the widget's own results never reach the model
@@ -287,7 +294,7 @@ const LATIN: InstructionRule[] = [
     family: 'role_tag',
     script: 'latin',
     pattern: rx(
-      String.raw`(?:[\[({<|]|#{2,})[\[({<|#\s]*\/?\s*[*_]*\s*(?:${ROLE_WORD}${ROLE_SUFFIX}|${DIRECTIONS_TAG})\s*[*_]*\s*[|]?(?:[\])}>]|#{2,})[\])}>|#]*|${TOOL_TAG}|^[ \t]*#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)(?:[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command))?[ \t]*(?::|$)`,
+      String.raw`(?:[\[({<|]|#{2,})[\[({<|#\s]*\/?\s*[*_]*\s*(?:${ROLE_WORD}${ROLE_SUFFIX}|${DIRECTIONS_TAG})\s*[*_]*\s*[|]?(?:[\])}>]|#{2,})[\])}>|#]*|${TOOL_TAG}|(?<=^[ \t]*${LINE_OPENERS})#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)(?:[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command))?[ \t]*(?::|(?=${LINE_CLOSERS}$))|(?<=(?:^|\n)[ \t]*${LINE_OPENERS})#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command)[ \t]*(?::|(?=${LINE_CLOSERS}(?:\r?\n|$)))`,
     ),
   },
   {

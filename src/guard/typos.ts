@@ -15,13 +15,18 @@ const KEY_WORDS = [
   'earlier', 'preceding', 'regardless', 'everything', 'circumvent', 'message', 'nevermind', 'attention',
   'follow', 'following', 'updated', 'important', 'abandon', 'discard', 'authorized', 'authorised', 'disobey',
   'original', 'guidance', 'information', 'override', 'urgent', 'listen', 'emergency', 'operator',
+  // The other words of the frames the rules read ("the customer has authorized you to", "To the AI
+  // agent processing this page:", "PRIORITY DIRECTIVE:", "bypass your content policy", "ignore all
+  // prior context", "ignore the earlier messages"): a typo in any word of a frame defeats the frame.
+  'customer', 'processing', 'priority', 'policy', 'context', 'messages',
 ];
 
 /** Real words one edit from a key word: never "corrected". */
 const REAL_WORDS = new Set([
   'forgot', 'forge', 'forged', 'forger', 'forgets', 'ignored', 'ignores', 'ignorer', 'signore', 'systems', 'developed',
   'develops', 'developers', 'overrides', 'overrode', 'overlooks', 'bypassed', 'commando', 'commandos', 'commend',
-  'commends', 'messages', 'massage', 'messaged', 'messager', 'prompted', 'prompter', 'promptly', 'assistants',
+  'commends', 'massage', 'massages', 'messenger', 'customers', 'costumer', 'processions', 'priorities',
+  'polity', 'police', 'polish', 'content', 'contest', 'contexts', 'contend', 'contents', 'messaged', 'messager', 'prompted', 'prompter', 'promptly', 'assistants',
   'instructor', 'directly', 'director', 'direction', 'directive', 'preceding', 'proceeding', 'receding', 'earliest',
   'guideline', 'restriction', 'previews', 'disregards', 'overlooked', 'forgetful', 'instructing',
   'instructed', 'administrators', 'restricted', 'everythings', 'fellow', 'hollow', 'follows', 'followed',
