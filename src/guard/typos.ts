@@ -7,7 +7,7 @@
 import { refold } from './fold.js';
 import type { FoldedText } from './fold.js';
 
-/** The words override phrases are built from (all at least six letters: short words stay exact). */
+/** The words override phrases are built from (all at least five letters: shorter words stay exact). */
 const KEY_WORDS = [
   'ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'bypass', 'override', 'overlook',
   'instructions', 'instruction', 'previous', 'previously', 'directives', 'directive', 'directions', 'guidelines',
@@ -19,6 +19,17 @@ const KEY_WORDS = [
   // agent processing this page:", "PRIORITY DIRECTIVE:", "bypass your content policy", "ignore all
   // prior context", "ignore the earlier messages"): a typo in any word of a frame defeats the frame.
   'customer', 'processing', 'priority', 'policy', 'context', 'messages',
+  // The words whose misspelling cost most readings (2026-12-02: each word of 5+ letters of every caught
+  // English attack of the tuned sets misspelt by one inserted letter in turn, words that lost 4 or more).
+  'every', 'rules', 'account', 'assistants', 'configuration', 'without', 'admin', 'helper', 'reading',
+  'refund', 'please', 'their', 'longer', 'whatever', 'shopper', 'order', 'mention', 'visitor', 'change',
+  'answer', 'approved', 'setup', 'apply', 'email', 'reply', 'prior', 'confirmation', 'initial',
+  'answering', 'address', 'saved', 'asked', 'orders', 'conversation', 'owner', 'confirm', 'treat',
+  'should', 'disable', 'notice', 'verified', 'approve', 'above', 'reveal', 'chatbot', 'checking',
+  'already', 'first', 'persona', 'cancel', 'store', 'transfer', 'automated', 'platform', 'unrestricted',
+  'agent', 'output', 'model', 'unfiltered', 'hidden', 'ahead', 'patient', 'identity', 'become', 'reader',
+  'internal', 'recommend', 'shoppers', 'instructed', 'cancelled', 'given', 'manager', 'forward',
+  'release', 'close', 'names', 'review', 'reviews', 'share', 'verification', 'phone', 'helpers'
 ];
 
 /** Real words one edit from a key word: never "corrected". */
@@ -35,7 +46,37 @@ const REAL_WORDS = new Set([
   'urgency', 'burgent', 'listed', 'listens', 'glisten', 'listener', 'operators', 'emergence', 'circumvents', 'systemic', 'sister',
 ]);
 
+/**
+ * Dictionary words one edit from a key word (every such word of 5+ letters in Debian's wamerican and
+ * wbritish word lists, 2026-12-02, but those in {@link REAL_WORDS} already): "older" is not a
+ * misspelt "order", nor "stone" a misspelt "store". Run test/guard-model/typo-neighbours.ts after
+ * changing the key words: it prints the words missing here.
+ */
+const DICTIONARY_NEIGHBOURS = (
+  'abode accounts adman admen admins admit agents ahmad amply answers apple approves aptly ashed askew ' +
+  'automate automates avery basked beading became becomes bidden border borders breading bypast ' +
+  'canceled cancels cancer caved chance chancel chang changed changes charge cheeking chidden chocking ' +
+  'chopper choppers chose chucking clone closed closer closes closet clove configurations confirmations ' +
+  'confirms conform conformation conversations dames deader disabled disables downer dreading emails ' +
+  'emery evert fallow fallowing firsts forges forwards games getup givens gives great header heading ' +
+  'heller helped hepper hollowing hopper hoppers identify infernal initials internals interval iphone ' +
+  'james jules lames leader leading lease letup linger lister liston liven lodger logger loner longed ' +
+  'manage managed managers manages manger masked mentions modal models modem modes monger motel mules ' +
+  'named napes naves noticed notices novice odder older outputs overbook overcook overripe overtook ' +
+  'owned owners patent patients paved pearlier pease person personae personal persons phoned phones ' +
+  'phoney phony platforms pleas pleased pleases precious preciously preview priors priory professing ' +
+  'prone pryor raved readers readier readings readying realer reamer reaming reaper reaping rearing ' +
+  'recommends redder redding refunds released releases render rending repay repeal replay reveals revel ' +
+  'revery rhone ridden riles riven roles rubes rubles ruled ruler rulers runes ruses salved sames sated ' +
+  'saver saves sawed scare score setups shade shake shale shame shane shape shard shared shares shari ' +
+  'shark sharp sharpe shave shaved shipper shippers shire shone shopped shore slaved snare snore spare ' +
+  'spore stare staved stoke stole stone stopper stoppers stored stores storey stork storm story stove ' +
+  'stowe swore tames tanager tasked theirs threat transfers tread treading treas treats treaty trent ' +
+  'undated verifies versification versified visitors waved whopper whoppers yodel yules'
+).split(' ');
+
 const KEYS = new Set(KEY_WORDS);
+const NEIGHBOURS = new Set(DICTIONARY_NEIGHBOURS);
 
 // One edit leaves either the first two or the last two letters of a 5+ letter word intact:
 // index the key words by both, and compare only with those.
@@ -70,7 +111,10 @@ const MEMO_MAX = 20_000;
 /** The key word `word` is a one-edit misspelling of, or null. */
 export function keyWordFor(word: string): string | null {
   const lower = word.toLowerCase();
-  if (lower.length < 5 || KEYS.has(lower) || REAL_WORDS.has(lower)) return null;
+  if (lower.length < 5 || KEYS.has(lower) || REAL_WORDS.has(lower) || NEIGHBOURS.has(lower)) return null;
+  // A key word's own -s, -d or -r form ("approver", "releaser", "sharer") is a word of its own, whether
+  // the word lists have it or not: not a misspelling of another key word ("approved").
+  if (/[sdr]$/.test(lower) && KEYS.has(lower.slice(0, -1))) return null;
   const known = memo.get(lower);
   if (known !== undefined) return known;
   let found: string | null = null;
@@ -105,6 +149,8 @@ export function correctKeyWords(folded: FoldedText): FoldedText {
     const before = folded.text[m.index - 1] ?? ' ';
     const after = folded.text[m.index + m[0].length] ?? ' ';
     if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
+    // Nor a part of an address, a path or an identifier: "gmail" in "ana@gmail.com" is no misspelt "email".
+    if (/[@./\\_]/.test(before) || /[@_]/.test(after) || /^\.[\p{L}\p{N}]/u.test(folded.text.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
     if (m.index > at) pieces.push({ text: folded.text.slice(at, m.index), from: at, to: m.index });
     pieces.push({ text: m[0] === m[0].toUpperCase() ? key.toUpperCase() : key, from: m.index, to: m.index + m[0].length });
     at = m.index + m[0].length;
