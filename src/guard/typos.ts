@@ -8,7 +8,7 @@ import { refold } from './fold.js';
 import type { FoldedText } from './fold.js';
 
 /** The words override phrases are built from (all at least five letters: shorter words stay exact). */
-const KEY_WORDS = [
+export const KEY_WORDS: readonly string[] = [
   'ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'bypass', 'override', 'overlook',
   'instructions', 'instruction', 'previous', 'previously', 'directives', 'directive', 'directions', 'guidelines',
   'restrictions', 'commands', 'command', 'administrator', 'developer', 'assistant', 'system', 'prompts', 'prompt',
@@ -76,6 +76,8 @@ const DICTIONARY_NEIGHBOURS = (
 ).split(' ');
 
 const KEYS = new Set(KEY_WORDS);
+/** Whether `word` (lower case) is listed as a real word that is never corrected. */
+export const listedRealWord = (word: string): boolean => REAL_WORDS.has(word) || NEIGHBOURS.has(word);
 const NEIGHBOURS = new Set(DICTIONARY_NEIGHBOURS);
 
 // One edit leaves either the first two or the last two letters of a 5+ letter word intact:
