@@ -115,7 +115,7 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   // wave-heldout-92 (round 65), read once (50.8 %), then its misses read (2026-12-02, 05:55).
   read: ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84', 'wave-heldout-88', 'wave-heldout-92'],
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91', 'wave-heldout-94', 'wave-heldout-95', 'wave-heldout-96', 'wave-heldout-97', 'wave-heldout-98'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91', 'wave-heldout-94', 'wave-heldout-95', 'wave-heldout-96', 'wave-heldout-97', 'wave-heldout-98', 'wave-heldout-99', 'wave-heldout-100'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there). Round 52 (-79) was tuned on (its misses read, rules written from
@@ -198,6 +198,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 69', attacks: ['wave-heldout-96'], pages: ['wave-benign-pages-72'] },
   { name: 'round 70', attacks: ['wave-heldout-97'], pages: ['wave-benign-pages-73'] },
   { name: 'round 71', attacks: ['wave-heldout-98'], pages: ['wave-benign-pages-74'] },
+  { name: 'round 72', attacks: ['wave-heldout-99'], pages: ['wave-benign-pages-75'] },
+  { name: 'round 73', attacks: ['wave-heldout-100'], pages: ['wave-benign-pages-76'] },
 ];
 
 /**
@@ -216,7 +218,7 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-60', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-64', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-68', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-60', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-64', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-68', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-75', 'wave-benign-pages-76'],
 };
 
 /**
