@@ -17,8 +17,9 @@ export const KEY_WORDS: readonly string[] = [
   'original', 'guidance', 'information', 'override', 'urgent', 'listen', 'emergency', 'operator',
   // The other words of the frames the rules read ("the customer has authorized you to", "To the AI
   // agent processing this page:", "PRIORITY DIRECTIVE:", "bypass your content policy", "ignore all
-  // prior context", "ignore the earlier messages"): a typo in any word of a frame defeats the frame.
-  'customer', 'processing', 'priority', 'policy', 'context', 'messages',
+  // prior context", "ignore the earlier messages", "on behalf of the user"): a typo in any word of a
+  // frame defeats the frame.
+  'customer', 'processing', 'priority', 'policy', 'context', 'messages', 'behalf',
   // The words whose misspelling cost most readings (2026-12-02: each word of 5+ letters of every caught
   // English attack of the tuned sets misspelt by one inserted letter in turn, words that lost 4 or more).
   'every', 'rules', 'account', 'assistants', 'configuration', 'without', 'admin', 'helper', 'reading',
@@ -169,7 +170,11 @@ export function correctKeyWords(input: FoldedText, options: { disguised?: boolea
 /** Digits written for the letters they look like ("1gn0r3 pr3v10us 1nstruct10ns"). */
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 /** The short words of override phrases, read when disguised like a key word ("a11", "y0ur", "r-u-l-e-s"). */
-const SHORT_WORDS = new Set(['all', 'any', 'your', 'you', 'the', 'and', 'now', 'new', 'are', 'from', 'this', 'that', 'only', 'mode', 'role', 'act', 'send', 'tell', 'give', 'show', 'user', 'data']);
+const SHORT_WORDS = new Set([
+  'all', 'any', 'your', 'you', 'the', 'and', 'now', 'new', 'are', 'from', 'this', 'that', 'only', 'mode', 'role', 'act',
+  'send', 'tell', 'give', 'show', 'user', 'data', 'input', 'inputs', 'text', 'task', 'tasks', 'turn', 'rule', 'note',
+  'start', 'end', 'print', 'dump', 'list', 'free', 'none', 'off', 'say',
+]);
 
 /** Verbs that set directions aside, for words joined by underscores. */
 const SET_ASIDE_VERBS = new Set(['ignore', 'disregard', 'forget', 'bypass', 'overlook', 'circumvent', 'disobey']);
@@ -197,7 +202,7 @@ const caseOf = (model: string, word: string): string => (model === model.toUpper
  */
 export function readDisguisedWords(folded: FoldedText): FoldedText {
   const text = folded.text;
-  if (!/[A-Za-z][013457]|[013457][A-Za-z]|[A-Za-z][-_.*][A-Za-z]|(?:^|[^A-Za-z])[A-Za-z] [A-Za-z] [A-Za-z]/.test(text)) return folded;
+  if (!/[A-Za-z][013457]|[013457][A-Za-z]|[A-Za-z][-_.*][A-Za-z]|(?:^|[^A-Za-z])[A-Za-z]{1,2} [A-Za-z] [A-Za-z]/.test(text)) return folded;
   const pieces: Array<{ text: string; from: number; to: number }> = [];
   let at = 0;
   const replace = (from: number, to: number, out: string): void => {
@@ -205,16 +210,24 @@ export function readDisguisedWords(folded: FoldedText): FoldedText {
     pieces.push({ text: out, from, to });
     at = to;
   };
-  // Letters spaced out by one separator each; a run of letters and digits; letters and digits joined by separators.
-  const re = /(?<![A-Za-z0-9@])(?:[A-Za-z][ ._*-]){3,}[A-Za-z](?![A-Za-z0-9])|(?<![A-Za-z0-9@./\\])[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*(?![A-Za-z0-9@])/g;
+  // Letters spaced out by one separator each; a run of letters and digits with a digit among the
+  // letters or joined by separators (a plain word is not looked at).
+  const re = /(?<![A-Za-z0-9@])(?:[A-Za-z]{1,2}[ ._*-])(?:[A-Za-z][ ._*-]){2,}[A-Za-z](?![A-Za-z0-9])|(?<![A-Za-z0-9@./\\])(?=[A-Za-z0-9]*(?:[A-Za-z][013457]|[013457][A-Za-z]|[-_.][A-Za-z0-9]))[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*(?![A-Za-z0-9@])/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const token = m[0];
     if (!/[A-Za-z]/.test(token)) continue;
-    const spaced = /^(?:[A-Za-z][ ._*-]){3,}[A-Za-z]$/.test(token);
+    const spaced = /^[A-Za-z]{1,2}[ ._*-](?:[A-Za-z][ ._*-]){2,}[A-Za-z]$/.test(token);
     if (spaced) {
-      const joined = token.replace(/[ ._*-]/g, '');
-      const word = reads(joined);
-      if (word !== null && word.length >= 3) replace(m.index, m.index + token.length, caseOf(joined, word));
+      // The whole run ("by p a s s", the first letters left together), else the run after its first
+      // word ("on b e h a l f").
+      const head = token.search(/[ ._*-]/) + 1;
+      for (const from of head === 3 ? [0, head] : [0]) {
+        const joined = token.slice(from).replace(/[ ._*-]/g, '');
+        const word = reads(joined);
+        if (word === null || word.length < 3) continue;
+        replace(m.index + from, m.index + token.length, caseOf(joined, word));
+        break;
+      }
       continue;
     }
     // Followed by a dot and a letter, or after an "@": an address or a host name.

@@ -89,7 +89,7 @@ for (const [name, list] of [['bfcl-tool-docs', bfcl], ['notinject', notinject], 
 }
 
 // Our own sets, plain lines, one figure each (SOURCE.txt of each says how it was written and used).
-const roles = `dev: tuned and trained on after their first reading; read: ${OWN_ATTACK_SETS.read.join(', ')}, their misses read and tuned on after their first reading, never trained on, held to no target; held-out: ${OWN_ATTACK_SETS['held-out'].join(', ')}, never tuned on; fresh: ${OWN_ATTACK_SETS.fresh.join(', ')}, written blind, never tuned or trained on; languages: ${OWN_ATTACK_SETS.languages.join(', ')}, in Spanish, French, German, Italian and Portuguese, tuned on, held to no target`;
+const roles = `dev: tuned and trained on after their first reading; read: ${OWN_ATTACK_SETS.read.join(', ')}, their misses read and tuned on after their first reading, never trained on, held to no target; held-out: ${OWN_ATTACK_SETS['held-out'].join(', ')}, its plain lines never tuned on (the misses among its generated variants were read on 2026-12-02, and the typo and heading readings written from them); fresh: ${OWN_ATTACK_SETS.fresh.join(', ')}, written blind, never tuned or trained on; languages: ${OWN_ATTACK_SETS.languages.join(', ')}, in Spanish, French, German, Italian and Portuguese, tuned on, held to no target`;
 console.log(`\n# own phrasings, plain lines fully neutralised (${roles})`);
 const numbered = (folder: string) => Number(/-(\d+)$/.exec(folder)?.[1] ?? 1);
 const ownSets = Object.entries(OWN_ATTACK_SETS).flatMap(([set, folders]) => folders.map((folder) => [folder, set] as const));

@@ -4,7 +4,8 @@
  * (prints them per family and position).
  *
  * Attack and benign texts come from test/corpora; fast-check mutates them (typos, casing,
- * zero-width and bidi characters, homoglyphs, HTML entities, Markdown and HTML wrapping, JSON
+ * zero-width and bidi characters, homoglyphs, HTML entities, disguised words (digits for letters, a word
+ * cut or spaced out), Markdown and HTML wrapping, JSON
  * escaping) and each variant goes through the real wave handler over HTTP to a fake
  * OpenAI-compatible upstream, in every position a page controls: a tool result, a tool
  * description, a schema string (enum, title, property name…) and the page state. The figures
@@ -226,7 +227,9 @@ export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh'
  * guard, then used to tune it and train its classifier; from wave-heldout-12 on written by authors
  * blind to the guard), `read` (English sets read once, then tuned on, never trained on;
  * before 2026-12-02 03:10 they were counted in `dev`), `held-out` (written after the rules of issue 10 were
- * frozen, never tuned on), `fresh` (written blind and read once against the guard as shipped, never
+ * frozen, its lines never tuned on; on 2026-12-02, in session 30, the misses among its generated
+ * variants (typos, wrapped headings) were read and the readings of a typo in any word of a frame
+ * and of a heading in an HTML element written from them), `fresh` (written blind and read once against the guard as shipped, never
  * tuned or trained on) and `languages` (development sets in other languages). See each SOURCE.txt
  * and test/corpora/README.md.
  */
@@ -307,7 +310,7 @@ export const HOMOGLYPHS: Record<string, string[]> = {
   y: ['у', 'ｙ', '𝐲'],
 };
 
-export type Mutation = 'typo' | 'casing' | 'zero-width' | 'homoglyph' | 'entity' | 'markdown' | 'html' | 'json-escape';
+export type Mutation = 'typo' | 'casing' | 'zero-width' | 'homoglyph' | 'entity' | 'disguise' | 'markdown' | 'html' | 'json-escape';
 
 /** One generated variant: what the page supplies, and (for attacks) the core as it appears in it. */
 export interface Variant {
@@ -333,6 +336,34 @@ function typo(core: string, r: number[]): string {
     : op === 1 ? word.slice(0, at) + word.slice(at + 1)
     : op === 2 ? word.slice(0, at) + (word[at] === letter ? 'x' : letter) + word.slice(at + 1)
     : word.slice(0, at) + (word[at + 1] ?? '') + word[at] + word.slice(at + 2);
+  return core.slice(0, w.index) + edited + core.slice(w.index! + word.length);
+}
+
+/** Digits written for the letters they look like, in one or two words of 5+ letters. */
+const LEET_OF: Readonly<Record<string, string>> = { o: '0', i: '1', e: '3', a: '4', s: '5', t: '7' };
+
+/**
+ * A word disguised as attackers do it: digits for letters ("1gn0r3"), a cut inside the word
+ * ("in-structions", "pre.vious"), or its letters spaced out ("r u l e s", "f-o-r-g-e-t").
+ */
+function disguise(core: string, r: number[]): string {
+  const words = [...core.matchAll(/[A-Za-z]{5,}/g)];
+  if (words.length === 0) return core;
+  const w = pickFrom(words, r[0]!);
+  const word = w[0];
+  const mode = Math.floor(r[1]! * 3);
+  let edited: string;
+  if (mode === 0) {
+    const slots = [...word].map((c, i) => (LEET_OF[c.toLowerCase()] ? i : -1)).filter((i) => i >= 0);
+    if (slots.length === 0) return core;
+    const chosen = new Set([pickFrom(slots, r[2]!), pickFrom(slots, r[3]!)]);
+    edited = [...word].map((c, i) => (chosen.has(i) ? LEET_OF[c.toLowerCase()]! : c)).join('');
+  } else if (mode === 1) {
+    const at = 2 + Math.floor(r[2]! * (word.length - 3));
+    edited = word.slice(0, at) + pickFrom(['-', '.'], r[3]!) + word.slice(at);
+  } else {
+    edited = [...word].join(pickFrom([' ', '-', '.'], r[3]!));
+  }
   return core.slice(0, w.index) + edited + core.slice(w.index! + word.length);
 }
 
@@ -401,7 +432,7 @@ export function attackVariant(seeds: readonly Seed[]): fc.Arbitrary<Variant> {
   return fc
     .record({
       seed: fc.constantFrom(...seeds),
-      core: fc.subarray(['typo', 'casing', 'zero-width', 'homoglyph', 'entity'] as const, { maxLength: 3 }),
+      core: fc.subarray(['typo', 'casing', 'zero-width', 'homoglyph', 'entity', 'disguise'] as const, { maxLength: 3 }),
       wrap: fc.constantFrom('none', 'markdown', 'html'),
       json: fc.boolean(),
       newline: fc.boolean(),
@@ -416,6 +447,7 @@ export function attackVariant(seeds: readonly Seed[]): fc.Arbitrary<Variant> {
         else if (m === 'casing') core = casing(core, r[4]!);
         else if (m === 'zero-width') core = zeroWidth(core, r.slice(2, 8));
         else if (m === 'homoglyph') core = homoglyph(core, r.slice(1, 5));
+        else if (m === 'disguise') core = disguise(core, r.slice(4, 8));
         else core = entity(core, r.slice(3, 6));
         if (core !== before) mutations.push(m);
       }
