@@ -43,7 +43,7 @@ export function sentenceFeatures(words: readonly string[]): string[] {
 }
 
 /** E-mail addresses and URLs: their words are not features (a model must not learn domain names). */
-const ADDRESS = /https?:\/\/\S+|www\.\S+|[\w.+-]+@[\w-]+\.[\w.-]+/gi;
+const ADDRESS = /https?:\/\/\S+|www\.\S+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+/gi;
 /** Currency units and codes are not features either ("cr", "usd"): prices are data, whoever names them. */
 const CURRENCY = new Set(['cr', 'usd', 'eur', 'gbp', 'dollar', 'dollars', 'euro', 'euros', 'pound', 'pounds', 'credits', 'credit', 'cents', 'pence']);
 /** "am" and "pm" after a number are times ("9 am"), not the "am" of "I am the developer": not features. */

@@ -160,9 +160,9 @@ const TO_DEST = String.raw`(?:to|into|onto|with|by|para|pra|a|à|an|auf|in|en|pe
  */
 const FREE_MAIL = String.raw`(?:gmail|googlemail|hotmail|outlook|live|msn|yahoo|ymail|aol|icloud|me|mac|proton|protonmail|pm|gmx|web|t-online|freenet|libero|virgilio|tiscali|alice|tin|laposte|orange|free|sfr|wanadoo|sapo|uol|bol|terra|ig|yandex|mail|inbox|zoho|tutanota|tuta|fastmail|seznam|wp|o2|onet|interia)\.[a-z]{2,3}(?:\.[a-z]{2})?(?![\w-]|\.\w)`;
 /** Where money or data goes, written out: a free mail address, an IBAN or UK account, a card's number or last digits, a wallet. */
-const LITERAL_STRONG = String.raw`[\w.+-]+@(?:${FREE_MAIL})|[a-z]{2}\d{2}(?:[ ]?[a-z0-9]{4}){3,7}(?:[ ]?[a-z0-9]{1,4})?|(?:card|karte|carte|carta|tarjeta|cartão)\s+(?:[\w-]+\s+){0,3}?(?:ending|endung|terminant|terminante|terminada|final)\s+(?:in\s+|en\s+|par\s+|mit\s+)?\d{4}|0x[0-9a-f]{40}|bc1[a-z0-9]{25,59}|${UK_ACCOUNT}|(?<![\w.,])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\w,]|\.\d)`;
+const LITERAL_STRONG = String.raw`(?<![\w.+-])[\w.+-]+@(?:${FREE_MAIL})|[a-z]{2}\d{2}(?:[ ]?[a-z0-9]{4}){3,7}(?:[ ]?[a-z0-9]{1,4})?|(?:card|karte|carte|carta|tarjeta|cartão)\s+(?:[\w-]+\s+){0,3}?(?:ending|endung|terminant|terminante|terminada|final)\s+(?:in\s+|en\s+|par\s+|mit\s+)?\d{4}|0x[0-9a-f]{40}|bc1[a-z0-9]{25,59}|${UK_ACCOUNT}|(?<![\w.,])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}(?![\w,]|\.\d)`;
 /** Any other e-mail address. */
-const LITERAL_MAIL = String.raw`[\w.+-]+@(?!${FREE_MAIL})[\w-]+(?:\.[\w-]+)+`;
+const LITERAL_MAIL = String.raw`(?<![\w.+-])[\w.+-]+@(?!${FREE_MAIL})[\w-]+(?:\.[\w-]+)+`;
 /** A phone number written out, nine digits or more: "0176 23 88 41 90", "+33 7 56 41 22 90", "(11) 97722-3145". */
 const LITERAL_PHONE = String.raw`(?<![\w.,])(?:\+\d{1,3}[ .-]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,5}){2,5}(?![\w,]|\.\d)`;
 /**

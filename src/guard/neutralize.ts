@@ -27,7 +27,7 @@ export interface InstructionMatch {
 }
 
 // Data a redaction must never remove: numbers, currency signs, URLs, e-mail addresses.
-const PROTECTED = /https?:\/\/[^\s"'<>]+|www\.[^\s"'<>]+|[\w.+-]+@[\w-]+\.[\w.-]+|\p{Sc}|\d+(?:[.,]\d+)*/gu;
+const PROTECTED = /https?:\/\/[^\s"'<>]+|www\.[^\s"'<>]+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+|\p{Sc}|\d+(?:[.,]\d+)*/gu;
 
 /** The text as the Latin-script readings see it, with and without the gloss; each map points into the text. */
 interface LatinReadings {

@@ -631,7 +631,7 @@ function planToolCall(tool: ToolView, clause: string, entities: Entity[]): Claus
       else if (required) args[key] = !/\b(?:not|no|don't|without)\b/i.test(clause);
     } else if (type === 'string' || type === undefined) {
       if (/e-?mail/i.test(key)) {
-        const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(clause)?.[0];
+        const email = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(clause)?.[0];
         if (email) args[key] = email;
         else if (required) return { kind: 'ask', text: `Which email address should I use?` };
       } else if (/url|link|href/i.test(key)) {
@@ -882,7 +882,7 @@ const VALUE_END = String.raw`(?=\s*(?:,|;|\.(?:\s|$)|\band\s+(?:the|my|your|then
 /** Value for a form field from the request: by kind (email, phone), "put X in the <label>", or "<label> is X". */
 function valueForField(field: OutlineNode, request: string, otherLabels: string[] = []): string | undefined {
   const label = field.name.toLowerCase();
-  if (/e-?mail/.test(label)) return /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(request)?.[0];
+  if (/e-?mail/.test(label)) return /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(request)?.[0];
   if (/phone|tel|mobile/.test(label)) return /\+?\d[\d\s().-]{5,}\d/.exec(request)?.[0]?.trim();
   const labelWords = words(field.name).filter((w) => w.length > 2 && !STOP.has(w) && !LABEL_NOISE.has(w));
   for (const w of labelWords) {

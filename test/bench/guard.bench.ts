@@ -66,6 +66,11 @@ throughput('one 111 KB sentence of 3,000 weak readings', ['the assistant must se
 // 200 KB of 22,000 fake role headers: the redacted text was built with += and its end read back per span,
 // which flattened it each time (7 s for this text at 3c6e916); it is built in parts now.
 throughput('200 KB of 22,000 fake headers, each redacted', ['[SYSTEM] '.repeat(22_223)], neutralizeInstructions);
+// One long run with no space, as a page can send it: an e-mail address's local part once made every
+// reading that skips addresses go back over the whole run from each of its letters (8 s per 100 KB).
+throughput('one 100 KB word, an "@" after it', ['a'.repeat(100_000) + '@'], neutralizeInstructions);
+throughput('100 KB of "a-" and of "ab." (cut words, disguised)', ['a-'.repeat(50_000), 'ab.'.repeat(33_000) + '@'], neutralizeInstructions);
+throughput('100 KB of "1gn0r3 " (digits for letters)', ['1gn0r3 '.repeat(14_300)], neutralizeInstructions);
 const nonce = createNonce();
 throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
 
