@@ -123,7 +123,7 @@ function decodeAt(source: string, i: number): [number, number] | null {
  */
 export function foldText(source: string, options: { latin: boolean }): FoldedText {
   // Most tool results are plain ASCII: match the source itself, no map needed.
-  if (!NEEDS_FOLD.test(source)) return { text: source, start: null, end: null };
+  if (!NEEDS_FOLD.test(source)) return shortenRuns({ text: source, start: null, end: null });
   const out: string[] = [];
   const start: number[] = [];
   const end: number[] = [];
@@ -159,7 +159,39 @@ export function foldText(source: string, options: { latin: boolean }): FoldedTex
   for (let k = 0; k < out.length; k++) {
     if (out[k] === '_' && !(ALNUM.test(out[k - 1] ?? '') && ALNUM.test(out[k + 1] ?? ''))) out[k] = ' ';
   }
-  return { text: out.join(''), start: Int32Array.from(start), end: Int32Array.from(end) };
+  return shortenRuns({ text: out.join(''), start: Int32Array.from(start), end: Int32Array.from(end) });
+}
+
+/** A run of more than RUN_KEEP × 2 characters that are neither letters nor digits (spaces, "#", "[", "_"…). */
+const LONG_RUN = /[^\p{L}\p{N}]{65,}/gu;
+const RUN_KEEP = 32;
+
+/**
+ * The folded text with every run of more than 64 characters that are neither letters nor digits
+ * read as its first 32 and its last 32 (the middle maps to the source between them). No reading
+ * looks further than a few such characters, but a reading that looks back over spaces or "#" from
+ * every character of a long run costs the square of its length: 20 KB of spaces took 7 s, 5 KB of
+ * "#" longer than 20 s (2026-12-02). Letters and digits are never shortened.
+ */
+function shortenRuns(folded: FoldedText): FoldedText {
+  const text = folded.text;
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) return folded;
+  LONG_RUN.lastIndex = 0;
+  const pieces: Array<{ text: string; from: number; to: number }> = [];
+  let at = 0;
+  for (let m = LONG_RUN.exec(text); m !== null; m = LONG_RUN.exec(text)) {
+    const from = m.index;
+    const to = from + m[0].length;
+    if (from > at) pieces.push({ text: text.slice(at, from), from: at, to: from });
+    pieces.push({ text: text.slice(from, from + RUN_KEEP), from, to: from + RUN_KEEP });
+    // The middle of the run, dropped: its source stays inside the span of the kept end's first character.
+    pieces.push({ text: text[to - RUN_KEEP] as string, from: from + RUN_KEEP, to: to - RUN_KEEP + 1 });
+    pieces.push({ text: text.slice(to - RUN_KEEP + 1, to), from: to - RUN_KEEP + 1, to });
+    at = to;
+  }
+  if (at < text.length) pieces.push({ text: text.slice(at), from: at, to: text.length });
+  return refold(folded, pieces);
 }
 
 /** Map a `[from, to)` span of the folded text back to a span of the source. */

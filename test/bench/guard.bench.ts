@@ -71,6 +71,9 @@ throughput('200 KB of 22,000 fake headers, each redacted', ['[SYSTEM] '.repeat(2
 throughput('one 100 KB word, an "@" after it', ['a'.repeat(100_000) + '@'], neutralizeInstructions);
 throughput('100 KB of "a-" and of "ab." (cut words, disguised)', ['a-'.repeat(50_000), 'ab.'.repeat(33_000) + '@'], neutralizeInstructions);
 throughput('100 KB of "1gn0r3 " (digits for letters)', ['1gn0r3 '.repeat(14_300)], neutralizeInstructions);
+// Long runs of one kind of punctuation or space: readings that look back over them from each of their
+// characters once cost the square of their length (20 KB of spaces 7 s, 5 KB of "#" over 20 s).
+throughput('100 KB of spaces, of "#", of "[(" and of newlines', [' '.repeat(100_000) + 'x', '#'.repeat(100_000), '[('.repeat(50_000), '\n'.repeat(100_000)], neutralizeInstructions);
 const nonce = createNonce();
 throughput('envelope (tool result JSON)', [result], (t) => envelope('tool_result', t, nonce));
 
