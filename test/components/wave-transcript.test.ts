@@ -589,7 +589,11 @@ describe('<wave-transcript>', () => {
       });
       observer.observe(message, { childList: true, subtree: true, characterData: true, attributes: true });
       try {
-        for (let end = 1; end <= reply.length; end += 5) {
+        // 13 characters a delta (about 440 updates): every cut position of a paragraph's markup is met
+        // across its 70 paragraphs, and Firefox, whose zero-delay timers (the virtual frames) wait 4 ms
+        // each, stays well inside the test's time on a loaded machine (at 5 a delta, 1,100 updates,
+        // it timed out once in CI).
+        for (let end = 1; end <= reply.length; end += 13) {
           el.items = [msg('p', 'assistant', reply.slice(0, end), true)];
           await el.updateComplete;
           // Every paragraph but the last is closed once a blank line and text follow it.
