@@ -62,6 +62,12 @@ const DIRECTIONS_TAG = String.raw`(?:(?:instructions?|directives?|rules|guidelin
 const LINE_OPENERS = String.raw`(?:(?:<[a-z][a-z0-9]*(?:\s[^<>\n]{0,120})?>|[*_]{1,3}|[-+>][ \t])[ \t]*){0,3}`;
 const LINE_CLOSERS = String.raw`(?:(?:[*_]{1,3}|<\/[a-z][a-z0-9]*\s*>)[ \t]*){0,3}`;
 /**
+ * A fake role heading's role and the word after it ("## Admin instructions", "### System message"):
+ * the text's only line may be the role alone; any other line needs the word too.
+ */
+const HEADING_ROLE = String.raw`(?:system|admin|administrator|developer|root|sudo|operator)`;
+const HEADING_WORD = String.raw`(?:message|prompt|note|notice|instructions?|update|override|alert|command)`;
+/**
  * A tool's answer or call as the model's own transcript shows it, attributes and all: `<tool_result
  * name="verify_identity">`, `</function_output>`, `[TOOL RESPONSE]` (not a Markdown link's text: "[tool
  * results](#results)"). Page data holds no such turn: the widget's own results never reach the model
@@ -294,7 +300,7 @@ const LATIN: InstructionRule[] = [
     family: 'role_tag',
     script: 'latin',
     pattern: rx(
-      String.raw`(?:[\[({<|]|#{2,})[\[({<|#\s]*\/?\s*[*_]*\s*(?:${ROLE_WORD}${ROLE_SUFFIX}|${DIRECTIONS_TAG})\s*[*_]*\s*[|]?(?:[\])}>]|#{2,})[\])}>|#]*|${TOOL_TAG}|(?<=^[ \t]*${LINE_OPENERS})#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)(?:[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command))?[ \t]*(?::|(?=${LINE_CLOSERS}$))|(?<=(?:^|\n)[ \t]*${LINE_OPENERS})#{1,6}[ \t]*(?:system|admin|administrator|developer|root|sudo|operator)[ \t]+(?:message|prompt|note|notice|instructions?|update|override|alert|command)[ \t]*(?::|(?=${LINE_CLOSERS}(?:\r?\n|$)))`,
+      String.raw`(?:[\[({<|]|#{2,})[\[({<|#\s]*\/?\s*[*_]*\s*(?:${ROLE_WORD}${ROLE_SUFFIX}|${DIRECTIONS_TAG})\s*[*_]*\s*[|]?(?:[\])}>]|#{2,})[\])}>|#]*|${TOOL_TAG}|(?<=^[ \t]*${LINE_OPENERS})#{1,6}[ \t]*${HEADING_ROLE}(?:[ \t]+${HEADING_WORD})?[ \t]*(?::|(?=${LINE_CLOSERS}$))|(?<=(?:^|\n)[ \t]*${LINE_OPENERS})#{1,6}[ \t]*${HEADING_ROLE}[ \t]+${HEADING_WORD}[ \t]*(?::|(?=${LINE_CLOSERS}(?:\r?\n|$)))`,
     ),
   },
   {
