@@ -101,11 +101,43 @@ function spyLayout(): { log: string[]; restore: () => void } {
 const fromBottom = (el: Element) => el.scrollHeight - el.scrollTop - el.clientHeight;
 
 
+/** The page's own timer, kept before any test stands in for it (see `heldFrames` and `settles`). */
+const pageTimeout = window.setTimeout.bind(window);
+/** The restore of the frames and timers held by the running test, if any (see `heldFrames`). */
+let heldRestore: (() => void) | null = null;
+// A held test that fails in a way its `finally` cannot reach (mocha gives up on a promise that never
+// settles) must still give the page its timers back: without them every later test, and the runner's
+// report, would wait for ever (CI once stopped here for ten minutes).
+afterEach(() => heldRestore?.());
+
+/**
+ * Resolves with `promise`, or fails naming `what` after two seconds of real time (on the page's own
+ * timer, which a held test has stubbed out): an update waiting on a frame the test never runs fails
+ * the test, it does not stop the page.
+ */
+function settles<T>(promise: Promise<T>, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = pageTimeout(() => reject(new Error(`${what}: still waiting after 2 s (an update waiting on a frame the test never ran?)`)), 2000);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /**
  * Animation frames and timers held for a streaming test: frames run only when the test says, at
  * times of its own (well after the fixture's real first frame), and the 1 s fallback for a frame
- * that never comes cannot fire on a slow machine. Every update is counted, whether lit renders it
- * or new text is appended in place.
+ * that never comes cannot fire on a slow machine. The caret's pause is set beyond the test, so the
+ * caret timer armed by the fixture's first render (a real one, 700 ms on) cannot ask for an update
+ * of its own in the middle of the test when the machine is slow. Every update is counted, whether
+ * lit renders it or new text is appended in place.
  */
 function heldFrames(el: WaveTranscript) {
   const frames: FrameRequestCallback[] = [];
@@ -113,6 +145,8 @@ function heldFrames(el: WaveTranscript) {
   window.requestAnimationFrame = (callback) => frames.push(callback);
   const realTimeout = window.setTimeout;
   window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
+  const pause = WaveTranscript.caretPauseMs;
+  WaveTranscript.caretPauseMs = 3_600_000;
   let updates = 0;
   const counted = el as unknown as { performUpdate(): void };
   const realUpdate = counted.performUpdate;
@@ -120,17 +154,22 @@ function heldFrames(el: WaveTranscript) {
     updates++;
     realUpdate.call(this);
   };
+  const restore = () => {
+    window.requestAnimationFrame = realFrame;
+    window.setTimeout = realTimeout;
+    WaveTranscript.caretPauseMs = pause;
+    counted.performUpdate = realUpdate;
+    heldRestore = null;
+  };
+  heldRestore = restore;
   return {
     t0: performance.now() + 10_000,
     runFrames: (at: number) => frames.splice(0).forEach((callback) => callback(at)),
     updates: () => updates,
-    restore: () => {
-      window.requestAnimationFrame = realFrame;
-      window.setTimeout = realTimeout;
-      counted.performUpdate = realUpdate;
-    },
+    restore,
   };
 }
+
 describe('<wave-transcript>', () => {
   // The Markdown renderer loads after the widget is usable; these tests read rendered Markdown.
   before(() => WaveTranscript.markdownReady());
@@ -370,7 +409,7 @@ describe('<wave-transcript>', () => {
         }
         expect(clock.updates()).to.equal(0);
         runFrames(t0);
-        await el.updateComplete;
+        await settles(el.updateComplete, 'the update on the first frame');
         expect(clock.updates()).to.equal(1);
         expect(shown()).to.equal('abcde');
         // Deltas within 50 ms of that render wait for a frame 50 ms on; the newest text shows.
@@ -384,12 +423,12 @@ describe('<wave-transcript>', () => {
           expect(clock.updates(), `frame at +${at - t0} ms`).to.equal(1);
         }
         runFrames(t0 + 50);
-        await el.updateComplete;
+        await settles(el.updateComplete, 'the update on the frame 50 ms on');
         expect(clock.updates()).to.equal(2);
         expect(shown()).to.equal('abcdefg');
         // The end of the stream renders at once, with no frame.
         el.items = [msg('f', 'assistant', 'abcdefgh', false)];
-        await el.updateComplete;
+        await settles(el.updateComplete, 'the update at the end of the stream');
         expect(clock.updates()).to.equal(3);
         expect(shown()).to.equal('abcdefgh');
       } finally {
