@@ -113,19 +113,20 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   // on 2026-12-02, is kept out too: tuned on, never trained on; and wave-heldout-84 (round 57), read once
   // (73.3 %), then its misses read and three readings written from them on 2026-12-02 (session 27);
   // and wave-heldout-88 (round 61), read once (60.8 %), then its misses read the same night; and
-  // wave-heldout-92 (round 65), read once (50.8 %), then its misses read (2026-12-02, 05:55).
-  read: ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84', 'wave-heldout-88', 'wave-heldout-92'],
+  // wave-heldout-92 (round 65), read once (50.8 %), then its misses read (2026-12-02, 05:55); and
+  // wave-heldout-99 (round 72), read once (85.8 %), then its misses read on 2026-12-02 at 14:30 (session 31).
+  read: ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84', 'wave-heldout-88', 'wave-heldout-92', 'wave-heldout-99'],
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91', 'wave-heldout-94', 'wave-heldout-95', 'wave-heldout-96', 'wave-heldout-97', 'wave-heldout-98', 'wave-heldout-99', 'wave-heldout-100'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91', 'wave-heldout-94', 'wave-heldout-95', 'wave-heldout-96', 'wave-heldout-97', 'wave-heldout-98', 'wave-heldout-101', 'wave-heldout-102'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there). Round 52 (-79) was tuned on (its misses read, rules written from
   // them on 2026-12-02), never trained on (GLOSS_HELD_OUT); so was round 58 (-85), read once at 55.0 % and its
   // misses read on 2026-12-02 at 02:40; and round 66 (-93), read once at 33.3 % and its misses read on
-  // 2026-12-02 at 06:05.
+  // 2026-12-02 at 06:05; and round 73 (-100), read once at 65.0 % and its misses read on 2026-12-02 at 14:30.
   // Reported on their own and held to no target (see README, Security); a new round in those languages
   // is `fresh` until anything is tuned or trained on it.
-  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93'],
+  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100'],
 };
 
 
@@ -201,6 +202,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
   { name: 'round 71', attacks: ['wave-heldout-98'], pages: ['wave-benign-pages-74'] },
   { name: 'round 72', attacks: ['wave-heldout-99'], pages: ['wave-benign-pages-75'] },
   { name: 'round 73', attacks: ['wave-heldout-100'], pages: ['wave-benign-pages-76'] },
+  { name: 'round 74', attacks: ['wave-heldout-101'], pages: ['wave-benign-pages-77'] },
+  { name: 'round 75', attacks: ['wave-heldout-102'], pages: ['wave-benign-pages-78'] },
 ];
 
 /**
@@ -219,7 +222,7 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-60', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-64', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-68', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-75', 'wave-benign-pages-76'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-60', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-64', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-68', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-75', 'wave-benign-pages-76', 'wave-benign-pages-77', 'wave-benign-pages-78'],
 };
 
 /**
