@@ -31,7 +31,7 @@ policies: políticas politiques richtlinie politiche
 filters: filtros filtres filtri
 settings: configuración paramètres einstellungen impostazioni configurações
 orders: órdenes ordres befehle ordini ordens
-previous: anteriores previas previos previo précédentes précédents précédente précédent antérieures antérieurs vorherigen vorherige vorigen bisherigen bisherige precedenti precedente prévias
+previous: anteriores previas previos previo précédentes précédents précédente précédent antérieures antérieurs vorherigen vorherige vorigen bisherigen bisherige precedenti precedente prévias antérieure antérieur
 earlier: früheren frühere
 initial: iniciales inicial initiales initiaux initiale anfänglichen iniziali iniziale iniciais
 original: originales originaux ursprünglichen ursprüngliche originali originale originais
@@ -114,12 +114,12 @@ execute: ejecutar ejecuta ejecute exécuter exécute exécutez ausführen esegui
 call: llamar llame invocar invoca invoque appeler appelle appelez aufrufen chiamare chiama chiamate chamar chame
 approve: aprobar aprueba apruebe approuver approuve approuvez genehmigen genehmige approvare approva aprovar aprove
 confirm: confirmar confirma confirmer confirmez bestätigen bestätige confermare conferma
-refund: reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa reembolsará remboursera rimborserà devolver devuelve devuelva devolverá devolva devolve
+refund: zurückzahlen zurückerstatten rückerstatten reembolsar reembolsa reembolse rembourser rembourse remboursez erstatten erstatte rimborsare rimborsa reembolsará remboursera rimborserà devolver devuelve devuelva devolverá devolva devolve
 reveal: revelar revela revele révéler révèle révélez verrate verraten offenlegen rivelare rivela rivelate
 show: muestra muestre mostrar montre montrez montrer affiche affichez afficher zeige zeigen zeigt mostra mostrate mostrare mostre
 copy: copia copie copiar copien recopie recopiez recopier copiez kopiere kopieren copiare copiate
 write: escribe escriba escribir écris écrivez écrire schreibe schreiben scrivi scrivete scrivere escreva escrever
-repeat: repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir reproducir reproduire reproduisez riprodurre riproduci reproduzir reproduza
+repeat: récite récitez réciter recita recitar repite repita repetir répète répétez répéter wiederhole wiederholen ripeti ripetere repetir reproducir reproduire reproduisez riprodurre riproduci reproduzir reproduza
 list: enumera enumere listez énumère énumérez nenne elenca elencate
 print: imprime imprima imprimir imprimez drucke stampa stampate auszugeben ausgeben
 tell: dile dígale dites sagen dici dite diga dizer indicar indique indiquen indiquer indiquez indicare indichi riferire riferisca riferite communiquer communique communiquez comunicar comunique comuniquen comunicare comunichi mitteilen mitzuteilen informe nennen nenne
@@ -136,6 +136,17 @@ notice: aviso avis avviso mitteilung comunicado communiqué comunicato
 tools: herramientas outils werkzeuge strumenti ferramentas
 functions: funciones fonctions funktionen funzioni funções
 verbatim: literalmente textuellement intégralement wörtlich letteralmente integralmente textualmente
+everything: tudo
+follow: siga sigas sigan sigam seguir sigue segua seguite seguire suivez suivre befolge befolgen befolgt
+checks: comprobaciones verificaciones controles vérifications contrôles controlli verifiche verificações controlos prüfungen überprüfungen kontrollen
+configured: configurado configurada configurados configuré configurée configurés konfiguriert eingestellt configurato configurata configurati
+before: antes avant vorher
+do: fazer hacer faire
+help: ayudar ayuda ayude ayudes aider aidez helfen hilf aiutare aiuta aiutate aiuti ajudar ajude ajuda
+behaviour: comportement comportamiento comportamento verhalten
+received: recebeu recibiste reçu reçues erhalten ricevuto
+exact: exacto exato exacte esatto esatte
+was: foi fue était
 all: todos todas tous toutes alle alles tutti tutte tutto
 any: cualquier cualquiera jeder jede jeden qualsiasi qualunque qualquer
 every: cada chaque ogni
@@ -186,14 +197,16 @@ everything you have been told: quanto ti è stato detto|tutto quello che ti è s
 pretend to be: fai finta di essere|fate finta di essere|finge di essere|haz como si fueras|finge ser|finja ser|fais comme si tu étais|faz de conta que és|faz de conta que é|finja que é|tu so, als wärst du|tu so als wärst du
 hidden instructions: istruzioni riservate|istruzioni nascoste|istruzioni segrete|instructions secrètes|instructions cachées|consignes secrètes|consignes cachées|instrucciones ocultas|instrucciones secretas|instrucciones reservadas|instruções ocultas|instruções secretas|instruções reservadas|geheimen anweisungen|versteckten anweisungen|geheime anweisungen
 you received: hai ricevuto|avete ricevuto|has recibido|recibiste|tu as reçu|tu as reçues|vous avez reçu|vous avez reçues|você recebeu|du erhalten hast|du bekommen hast
-you were given: que te dieron|que te han dado|que le dieron|que le han dado|qu'on t'a données|qu'on t'a donné|que l'on t'a données|che ti hanno dato|che ti sono state date|che ti hanno fornito|que te deram|que lhe deram|que te passaram|die man dir gegeben hat|die dir gegeben wurden
+you were given: que te dieron|che ti ha dato|che ti ha dati|que te dio|que te ha dado|qu'il t'a donné|qu'il t'a données|que te deu|que lhe deu|que te han dado|que le dieron|que le han dado|qu'on t'a données|qu'on t'a donné|que l'on t'a données|che ti hanno dato|che ti sono state date|che ti hanno fornito|que te deram|que lhe deram|que te passaram|die man dir gegeben hat|die dir gegeben wurden
 everything above: todo lo anterior|tout ce qui précède|alles bisherige|alles vorherige|alles obige|tutto quanto sopra|tutto quello che precede|tudo o que foi dito antes|tudo o que veio antes|tudo o que foi dito
 no longer: nicht mehr|não mais
 you are no longer: ya no eres|ya no sos|tu n'es plus|vous n'êtes plus|você não é mais|tu não és mais|non sei più
 are no longer: deixou de ser|dejaste de ser|has dejado de ser|hai smesso di essere|as cessé d'être
 what: lo que|ce que|ce qu'|quello che|quel che|ciò che|o que|aquilo que
-regardless of what: egal was|ganz egal was|no importa lo que|da igual lo que|peu importe ce que|non importa quello che|não importa o que|on s'en fiche de ce que|fregatene di cosa|fregatene di quello che
-regardless of: peu importe|no importa|non importa|não importa|da igual|on s'en fiche de|on s'en fout de|fregatene di|fregatevi di|unabhängig davon
+regardless of what you have been told: egal, was man dir gesagt hat|egal was man dir gesagt hat|egal, was dir gesagt wurde|egal was dir gesagt wurde
+what you have been told: was man dir gesagt hat|was dir gesagt wurde|ce qu'on t'a dit|ce que l'on t'a dit|lo que te han dicho|lo que te dijeron|quello che ti hanno detto|o que te disseram|o que te foi dito
+regardless of what: egal, was|ganz egal, was|egal was|ganz egal was|no importa lo que|da igual lo que|peu importe ce que|non importa quello che|não importa o que|on s'en fiche de ce que|fregatene di cosa|fregatene di quello che
+regardless of: independentemente de|independentemente das|independentemente dos|independentemente da|independentemente do|independientemente de|indépendamment de|indépendamment des|indipendentemente da|indipendentemente dalle|indipendentemente dai|unabhängig von|peu importe|no importa|non importa|não importa|da igual|on s'en fiche de|on s'en fout de|fregatene di|fregatevi di|unabhängig davon
 asked: haya pedido|ha pedido|has pedido|te pidió|ha preguntado|t'a demandé|vous a demandé|a demandé|ti ha chiesto|ha chiesto|hat gefragt|gefragt hat|te pediu|tinha pedido
 stop answering: deja de contestar|deja de responder|dejen de contestar|smetti di rispondere|smettete di rispondere|para de responder|pare de responder|arrête de répondre|arrêtez de répondre|hör auf zu antworten
 forget: laisse tomber|laissez tomber|lascia perdere|lasciate perdere|deixa pra lá
@@ -204,11 +217,13 @@ overlook: pasa por alto|pase por alto|pasen por alto|pasar por alto
 disregard: haz caso omiso de|haga caso omiso de|hagan caso omiso de|hacer caso omiso de|haz caso omiso|no hagas caso de|no haga caso de|ne tiens pas compte de|ne tenez pas compte de|ne tenez plus compte de|ne tiens plus compte de|fais abstraction de|faites abstraction de|non tenere conto di|non tenete conto di|non tenere conto delle|non tenete conto delle
 has to: tiene que|tienen que|ha de|han de|tem que|têm que|tem de|têm de
 is required to: está obligado a|está obligada a|están obligados a|est tenu de|est tenue de|sont tenus de|est tenu d'|est tenue d'|sont tenus d'|sont tenues de|sont tenues d'|ist verpflichtet|sind verpflichtet|è tenuto a|è tenuta a|sono tenuti a|é obrigado a|é obrigada a
-please: se ruega|merci de|si prega di|per favore|por favor
+instead of: en lugar de|en vez de|au lieu de|plutôt que de|plutôt que|invece di|anziché|al posto di|em vez de|ao invés de|em lugar de|anstatt|statt
+please: se ruega|merci de|merci d'|si prega di|per favore|por favor
 update: mettre à jour|mettez à jour|mets à jour
 act as: actúa como|actúe como|actuará como|actuar como|agis comme|agissez comme|agira comme|handle als|verhalte dich wie|agisci come|comportati come|aja como|atue como|agirá como
-play the role of: juega el papel de|interpreta el papel de|hará el papel de|joue le rôle de|jouez le rôle de|jouera le rôle de|spiele die rolle|interpreta il ruolo di|faça o papel de|fará o papel de
-pretend you are: finge que eres|finja que es|fais semblant d'être|faites semblant d'être
+play the role of: juega el papel de|joue le rôle d'|jouez le rôle d'|interpreta el papel de|hará el papel de|joue le rôle de|jouez le rôle de|jouera le rôle de|spiele die rolle|interpreta il ruolo di|faça o papel de|fará o papel de
+assume the identity of: assuma a identidade de|assume a identidade de|asume la identidad de|asuma la identidad de|assume l'identité de|prends l'identité de|prenez l'identité de|assumi l'identità di|assuma l'identità di|nimm die identität von|
+pretend you are: finge que és|finja que você é|finge que sei|fingi di essere|finge que eres|finja que es|fais semblant d'être|faites semblant d'être
 you are: tu es|vous êtes|du bist|bist du|você é|tu és
 let's play a game: juguemos a un juego|jouons à un jeu|faisons un jeu de rôle|lass uns ein spiel spielen|giochiamo a un gioco|vamos jogar um jogo
 language model: modelo de lenguaje|modèle de langage|modello linguistico|modelo de linguagem|sprachmodell
@@ -220,9 +235,11 @@ word for word: palabra por palabra|mot pour mot|wort für wort|parola per parola
 without telling the user: sin avisarle|sin avisar al cliente|sin avisar al usuario|sin decírselo|sin informarle|sin informar al cliente|sans le lui signaler|sans le prévenir|sans prévenir le client|sans l'en informer|sans en informer le client|sans le signaler|senza avvisare il cliente|senza avvisarlo|senza dirglielo|senza avvisare|sem avisar o cliente|sem avisar|sem lhe dizer|sem informar o cliente|ohne dies zu erwähnen|ohne es zu erwähnen|ohne den kunden zu informieren|ohne ihn zu informieren
 without asking for confirmation: sans solliciter le client|sans double validation|sans validation du client|sem consultar ninguém|sem consultar o cliente|sin consultar al cliente|senza verifiche|senza controlli|ohne kundenbestätigung|ohne freigabe|sin verificaciones|sin controles|sans contrôle|sans vérifications
 no need to ask: no hace falta preguntar|no hace falta pedir confirmación|no hace falta confirmar|pas besoin de demander|pas besoin de confirmer|non serve chiedere|non c'è bisogno di chiedere|não precisa perguntar|não precisa confirmar|nicht nachfragen|keine rückfrage nötig
+guidelines: linee guida|lignes directrices|lineamientos
+has permission to: tiene permiso para|tienes permiso para|a la permission de|as la permission de|ha il permesso di|hai il permesso di|tem permissão para|tens permissão para|hat die erlaubnis|darf
 internal instructions: instrucciones internas|instructions internes|consignes internes|istruzioni interne|instruções internas|internen anweisungen|reglas internas|règles internes|regole interne|regras internas|internen regeln|normas internas
 security team: equipo de seguridad|équipe de sécurité|sicherheitsteam|team di sicurezza|equipe de segurança
-without restrictions: sin restricciones|sin restricción|sans restrictions|sans restriction|sin censura|sans censure
+without restrictions: sans aucune restriction|sin ninguna restricción|senza alcuna restrizione|senza nessuna restrizione|sem nenhuma restrição|sem qualquer restrição|ohne jede einschränkung|ohne einschränkungen|sin restricciones|sin restricción|sans restrictions|sans restriction|sin censura|sans censure
 without rules: sin reglas|sin normas|sans règles|sans règle
 without filters: sin filtros|sans filtres|sans filtre
 without confirmation: sin confirmación|sin confirmacion|sans confirmation|sin verificación|sans vérification|sin autorización|sans autorisation|sin permiso|sans permission
@@ -231,7 +248,7 @@ without asking the user: sin preguntar|sin preguntarle|sin volver a preguntar|si
 it's me: c'est moi|soy yo|sono io|sou eu|ich bin's|ich bin es
 you are talking to: qui te parle|qui vous parle|avec qui tu parles|avec qui tu discutes|con el que estás hablando|con el que hablas|con quien hablas|con quien estás hablando|con cui stai parlando|con cui parli|con cui stai chattando|que está conversando com você|que tá conversando com você|que está falando com você|que tá falando com você|com quem falas|com quem estás a falar|mit dem du gerade chattest|mit dem du gerade sprichst|mit dem du sprichst|mit dem du chattest|mit dem du schreibst|mit dem du gerade schreibst
 i authorize you: je t'autorise|je vous autorise|te autorizo|le autorizo|ti autorizzo|la autorizzo|autorizo você|autorizo-te|eu autorizo-te|ich erlaube dir|ich erlaube ihnen|te doy permiso|le doy permiso|ti do il permesso|je te donne la permission|dou-te permissão|te dou permissão
-i authorize: j'autorise|eu autorizo|ich autorisiere|ich erlaube
+i authorize: j'autorise|autorizo|eu autorizo|ich autorisiere|ich erlaube
 on behalf of: de la part de|de la part du|im auftrag von|im auftrag des|im auftrag der|per conto di|per conto del|per conto della
 by order of: por orden de|por orden del|par ordre de|par ordre du|sur ordre de|sur ordre du|auf anordnung von|auf anordnung des|auf anordnung der|per ordine di|per ordine del|per ordine della|por ordem de|por ordem do|por ordem da|por determinação de|por determinação do|por determinação da|su disposizione di|su disposizione del|su disposizione della
 by decision of: por decisión de|por decisión del|por resolución de|por resolución del|par décision de|par décision du|sur décision de|sur décision du|per decisione di|per decisione del|per decisione della|por decisão de|por decisão do|por decisão da|auf beschluss von|auf beschluss des|auf beschluss der
