@@ -29,9 +29,9 @@ function virtualFrames(): () => void {
     setTimeout(() => callback((now += 300)), 0);
     return 0;
   };
-  return () => {
+  return standIn(() => {
     window.requestAnimationFrame = realFrame;
-  };
+  });
 }
 
 /**
@@ -103,12 +103,20 @@ const fromBottom = (el: Element) => el.scrollHeight - el.scrollTop - el.clientHe
 
 /** The page's own timer, kept before any test stands in for it (see `heldFrames` and `settles`). */
 const pageTimeout = window.setTimeout.bind(window);
-/** The restore of the frames and timers held by the running test, if any (see `heldFrames`). */
-let heldRestore: (() => void) | null = null;
-// A held test that fails in a way its `finally` cannot reach (mocha gives up on a promise that never
-// settles) must still give the page its timers back: without them every later test, and the runner's
-// report, would wait for ever (CI once stopped here for ten minutes).
-afterEach(() => heldRestore?.());
+/** The restores of the page functions the running test stands in for (frames, timers), not yet run. */
+const standIns = new Set<() => void>();
+/** Registers `restore` until it runs (once), and returns it. */
+function standIn(restore: () => void): () => void {
+  const once = () => {
+    if (standIns.delete(once)) restore();
+  };
+  standIns.add(once);
+  return once;
+}
+// A test that fails in a way its `finally` cannot reach (mocha gives up on a promise that never
+// settles) must still give the page its frames and timers back: without them every later test, and
+// the runner's report, would wait for ever (CI once stopped here for ten minutes).
+afterEach(() => [...standIns].forEach((restore) => restore()));
 
 /**
  * Resolves with `promise`, or fails naming `what` after two seconds of real time (on the page's own
@@ -154,14 +162,12 @@ function heldFrames(el: WaveTranscript) {
     updates++;
     realUpdate.call(this);
   };
-  const restore = () => {
+  const restore = standIn(() => {
     window.requestAnimationFrame = realFrame;
     window.setTimeout = realTimeout;
     WaveTranscript.caretPauseMs = pause;
     counted.performUpdate = realUpdate;
-    heldRestore = null;
-  };
-  heldRestore = restore;
+  });
   return {
     t0: performance.now() + 10_000,
     runFrames: (at: number) => frames.splice(0).forEach((callback) => callback(at)),
@@ -348,6 +354,10 @@ describe('<wave-transcript>', () => {
         if (ms === 777) caretTimers++;
         return realTimeout(callback, ms);
       }) as typeof window.setTimeout;
+      const timers = standIn(() => {
+        window.setTimeout = realTimeout;
+        WaveTranscript.caretPauseMs = pause;
+      });
       const restore = virtualFrames();
       try {
         const el = await fixture<WaveTranscript>(html`<wave-transcript .items=${[msg('t', 'assistant', 'a', true)]}></wave-transcript>`);
@@ -358,8 +368,7 @@ describe('<wave-transcript>', () => {
         expect(caretTimers).to.equal(1);
       } finally {
         restore();
-        window.setTimeout = realTimeout;
-        WaveTranscript.caretPauseMs = pause;
+        timers();
       }
     });
 
