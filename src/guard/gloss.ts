@@ -222,7 +222,7 @@ please: se ruega|merci de|merci d'|si prega di|per favore|por favor
 update: mettre à jour|mettez à jour|mets à jour
 act as: actúa como|actúe como|actuará como|actuar como|agis comme|agissez comme|agira comme|handle als|verhalte dich wie|agisci come|comportati come|aja como|atue como|agirá como
 play the role of: juega el papel de|joue le rôle d'|jouez le rôle d'|interpreta el papel de|hará el papel de|joue le rôle de|jouez le rôle de|jouera le rôle de|spiele die rolle|interpreta il ruolo di|faça o papel de|fará o papel de
-assume the identity of: assuma a identidade de|assume a identidade de|asume la identidad de|asuma la identidad de|assume l'identité de|prends l'identité de|prenez l'identité de|assumi l'identità di|assuma l'identità di|nimm die identität von|
+assume the identity of: assuma a identidade de|assume a identidade de|asume la identidad de|asuma la identidad de|assume l'identité de|prends l'identité de|prenez l'identité de|assumi l'identità di|assuma l'identità di|nimm die identität von
 pretend you are: finge que és|finja que você é|finge que sei|fingi di essere|finge que eres|finja que es|fais semblant d'être|faites semblant d'être
 you are: tu es|vous êtes|du bist|bist du|você é|tu és
 let's play a game: juguemos a un juego|jouons à un jeu|faisons un jeu de rôle|lass uns ein spiel spielen|giochiamo a un gioco|vamos jogar um jogo
