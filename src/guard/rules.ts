@@ -41,6 +41,8 @@ const DIRECTIVES = String.raw`(?:instructions?|directives?|directions|prompts?|c
 const T_VERB = /ignor|disregard|forget|overlook|neglect|discard|abandon|dismiss|bypass|overrid|skip|aside|attention|heed|throw|scrap|drop|mind|stop|follow|obey|cease|listen|defy|against/i;
 const T_DIRECTIVE = /instruct|directive|direction|prompt|command|guideline|guidance|programming|order|system/i;
 const T_RULE = /rule|restriction|constraint|polic|safeguard|filter|limitation|guardrail|guideline|safety|ethic/i;
+/** The words of EARLIER a glossed noun may carry after it (not "previously": "the instructions previously sent" is English). */
+const EARLIER_AFTER_NOUN = String.raw`(?:previous|prior|earlier|former|original|initial)`;
 const T_EARLIER = /previous|prior|above|preceding|earlier|former|original|initial|foregoing|past|old|existing|current|given|aforementioned/i;
 const RULESET = String.raw`(?:rules|restrictions|constraints|policies|policy|safeguards|filters|limitations|guardrails|safety\s+(?:rules|protocols|guidelines)|content\s+polic(?:y|ies)|ethical\s+(?:guidelines|constraints))`;
 const DET = String.raw`(?:all|any|each|every|the|your|my|our|its|their|these|those|this|that|of|and|other|whatever|previous|prior|earlier|above|following|preceding|system|safety|ethical|content|usual|normal|standard|default|original|initial|old|current|existing|given|core|base|built-in|internal|hidden|explicit|developer|developer's|operator|assistant's|model's|programmed|preset|earlier|former)`;
@@ -219,10 +221,10 @@ const LATIN: InstructionRule[] = [
     // "ignorer toute consigne antérieure" → "ignore toute instructions previous", "não siga mais as
     // regras anteriores" → "not follow mais as rules previous". English never writes it so.
     id: 'ignore-directives-after',
-    trigger: [T_VERB, /previous|prior|earlier|former|original|initial/i],
+    trigger: [T_VERB, new RegExp(EARLIER_AFTER_NOUN, 'i')],
     family: 'override',
     script: 'latin',
-    pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:${W}\s+){0,2}?(?:${RULESET}|${DIRECTIVES})\s+(?:previous|prior|earlier|former|original|initial)\b(?!-)`),
+    pattern: rx(String.raw`\b${VERB_IGNORE}\s+(?:${W}\s+){0,2}?(?:${RULESET}|${DIRECTIVES})\s+${EARLIER_AFTER_NOUN}\b(?!-)`),
   },
   {
     // "Ignore everything you have been told", "Overlook all that you've been instructed before"

@@ -124,19 +124,11 @@ afterEach(() => [...standIns].forEach((restore) => restore()));
  * the test, it does not stop the page.
  */
 function settles<T>(promise: Promise<T>, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = pageTimeout(() => reject(new Error(`${what}: still waiting after 2 s (an update waiting on a frame the test never ran?)`)), 2000);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+  let timer = 0;
+  const late = new Promise<never>((_, reject) => {
+    timer = pageTimeout(() => reject(new Error(`${what}: still waiting after 2 s (an update waiting on a frame the test never ran?)`)), 2000);
   });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
