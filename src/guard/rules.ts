@@ -455,7 +455,7 @@ const LATIN: InstructionRule[] = [
     family: 'authority',
     script: 'latin',
     pattern: rx(
-      String.raw`\b(?:the|our|your|a)\s+(?:[\w'-]+\s+){0,3}?(?:${PERSON_ROLE}|head\s+of\s+[\w-]+|director|supervisor|team|desk|department|office|administrator|admin)\s+(?:has\s+|have\s+)?(?:now\s+|already\s+|explicitly\s+|officially\s+)?(?:authori[sz]ed|permitted|allowed|cleared|empowered|entitled)\s+you\s+to\b|\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+|also\s+|fully\s+)*(?:authori[sz]ed|permitted|allowed|cleared|empowered|entitled)\s+to\s+(?:change|update|edit|move|transfer|cancel|refund|release|share|send|give|disclose|reveal|approve|withdraw|delete|pay|issue|waive|skip|bypass|override)\b`,
+      String.raw`\b(?:${POST_NAME}|(?:the|our|your|a)\s+(?:[\w'-]+\s+){0,3}?(?:${PERSON_ROLE}|head\s+of\s+[\w-]+))\s+(?:has\s+|have\s+)?(?:now\s+|already\s+|explicitly\s+|officially\s+)?(?:authori[sz]ed|permitted|allowed|cleared|empowered|entitled)\s+you\s+to\b|\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+|also\s+|fully\s+)*(?:authori[sz]ed|permitted|allowed|cleared|empowered|entitled)\s+to\s+(?:change|update|edit|move|transfer|cancel|refund|release|share|send|give|disclose|reveal|approve|withdraw|delete|pay|issue|waive|skip|bypass|override)\b`,
     ),
   },
   {
