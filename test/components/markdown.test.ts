@@ -111,7 +111,10 @@ describe('markdown', () => {
     });
   });
 
-  describe('accessibility', () => {
+  describe('accessibility', function () {
+    // The first axe run in a page loads and compiles axe-core (about 500 KB): on a loaded
+    // two-core machine with both browsers running, Firefox took over 10 s once.
+    this.timeout(30_000);
     it('renders axe-clean markup', async () => {
       const el = await fixture(html`<div>${renderMarkdown('# Hi\n\nSee [docs](https://example.com).\n\n- one\n- two')}</div>`);
       await expect(el).to.be.accessible();

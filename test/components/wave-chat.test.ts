@@ -621,7 +621,10 @@ describe('<wave-chat>', () => {
     });
   });
 
-  describe('accessibility', () => {
+  describe('accessibility', function () {
+    // The first axe run in a page loads and compiles axe-core (about 500 KB): on a loaded
+    // two-core machine with both browsers running, Firefox took over 10 s once.
+    this.timeout(30_000);
     it('is axe-clean closed and open with content', async () => {
       const el = await fixture<WaveChat>(html`<wave-chat theme="light"></wave-chat>`);
       await expect(el).to.be.accessible();

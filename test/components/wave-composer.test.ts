@@ -128,7 +128,10 @@ describe('<wave-composer>', () => {
     });
   });
 
-  describe('accessibility', () => {
+  describe('accessibility', function () {
+    // The first axe run in a page loads and compiles axe-core (about 500 KB): on a loaded
+    // two-core machine with both browsers running, Firefox took over 10 s once.
+    this.timeout(30_000);
     it('is axe-clean with a labelled textarea', async () => {
       const el = await fixture<WaveComposer>(html`<wave-composer voice-available></wave-composer>`);
       expect(q(el, 'input')!.getAttribute('aria-label')).to.equal('Message');

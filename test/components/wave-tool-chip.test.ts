@@ -247,7 +247,10 @@ describe('<wave-tool-chip>', () => {
     });
   });
 
-  describe('accessibility', () => {
+  describe('accessibility', function () {
+    // The first axe run in a page loads and compiles axe-core (about 500 KB): on a loaded
+    // two-core machine with both browsers running, Firefox took over 10 s once.
+    this.timeout(30_000);
     it('is a labelled group with a live outcome', async () => {
       const el = await fixture<WaveToolChip>(
         html`<wave-tool-chip .item=${{ kind: 'tool', id: 'a', name: 'add_task', status: ChipStatus.succeeded, label: 'Added' }}></wave-tool-chip>`,

@@ -656,7 +656,10 @@ describe('<wave-transcript>', () => {
     });
   });
 
-  describe('accessibility', () => {
+  describe('accessibility', function () {
+    // The first axe run in a page loads and compiles axe-core (about 500 KB): on a loaded
+    // two-core machine with both browsers running, Firefox took over 10 s once.
+    this.timeout(30_000);
     it('is a polite log and axe-clean', async () => {
       const items: TranscriptItem[] = [
         msg('1', 'user', 'hi'),

@@ -112,7 +112,10 @@ describe('<wave-voice-bubble>', () => {
     });
   });
 
-  describe('accessibility', () => {
+  describe('accessibility', function () {
+    // The first axe run in a page loads and compiles axe-core (about 500 KB): on a loaded
+    // two-core machine with both browsers running, Firefox took over 10 s once.
+    this.timeout(30_000);
     it('is axe-clean with a live status line', async () => {
       const el = await fixture<WaveVoiceBubble>(html`<wave-voice-bubble status="Added scene · −40 cr"></wave-voice-bubble>`);
       expect(el.shadowRoot!.querySelector('[part~="status"]')!.getAttribute('aria-live')).to.equal('polite');
