@@ -189,6 +189,9 @@ paste: pega pegue colle collez incolla incollate
 internal: internas internos internes interne internen interni
 include: incluir incluye incluya inclure inclus incluez includere includi einfügen aufzunehmen
 reserve: reserva reservar réserver réservez reservieren buche prenota prenotare buchen
+void: hinfällig
+asks: bittet
+set aside: accantona accantonata accantonato accantonate accantonare
 `;
 
 /** Phrases, matched before the words (spaces stand for any whitespace). */
@@ -256,6 +259,20 @@ word from the management: note de la direction|avis de la direction|message de l
 word from the: mensaje del|mensaje de la|message du|message de la|nachricht der|nachricht des|nachricht vom|messaggio del|messaggio della|messaggio dal|messaggio dalla|messaggio dello|mensagem do|mensagem da|aviso del|aviso de la|aviso do|aviso da|avis du|avis de la|hinweis der|hinweis des|hinweis vom|avviso del|avviso della|avviso dal|avviso dello|comunicado del|comunicado de la|comunicado do|comunicado da|communiqué du|communiqué de la|mitteilung der|mitteilung des|mitteilung vom|comunicato del|comunicato della|comunicato dello|comunicazione del|comunicazione della|comunicazione dello|comunicação do|comunicação da|nota del|nota de la|nota do|nota da|nota della|nota dello|note du|note de la|notiz der|notiz des|notiz vom|vermerk der|vermerk des|instrucción del|instrucción de la|instruction du|instruction de la|anweisung der|anweisung des|anweisung vom|istruzione del|istruzione della|istruzione dello|instrução do|instrução da|orientação do|orientação da|indicación del|indicación de la|indicazione del|indicazione della|su indicazione del|su indicazione della
 this is: aquí habla|aquí escribe|hier spricht|hier schreibt|qui parla|qui scrive|aqui fala|aqui é|aqui escreve|ici parle|c'est
 initial instructions: mensaje inicial|mensajes iniciales|instrucciones iniciales|message initial|instructions initiales|consignes initiales|anfangsanweisungen|ursprünglichen anweisungen|messaggio iniziale|istruzioni iniziali|mensagem inicial|instruções iniciais
+do not apply: no aplican|no aplica|no se aplican|no se aplica|non si applicano|non si applica|ne s'appliquent pas|ne s'applique pas|gelten nicht|gilt nicht|gelten hier nicht|gilt hier nicht|não se aplicam|não se aplica|não aplica|não aplicam
+does not follow: no sigue|no siguen|ne suit pas|ne suivent pas|non segue|non seguono|não segue|não seguem|befolgt nicht|befolgen nicht
+no longer follow: non seguire più|non seguite più|ne suis plus|ne suivez plus|no sigas más|deixa de seguir|deixe de seguir|befolge nicht mehr
+act as: comportarte como|compórtate como|comporte-toi comme|comportez-vous comme|comporte-te como|comporte-se como
+disregard the: ne tiens plus compte du|ne tiens pas compte du
+disregard: ne tiens plus compte des|ne tiens pas compte des|no hagas caso a|no haga caso a|no hagáis caso a|no hagan caso a
+house rules: règlement intérieur|reglamento interno|regolamento interno|regulamento interno|hausordnung
+whatever the question: quelle que soit la question posée|quelle que soit la question|quelle que soit la demande|qualunque sia la domanda|qualsiasi sia la domanda|sea cual sea la pregunta|sea cual sea la consulta|seja qual for a pergunta|seja qual for o pedido|egal, was gefragt wird|egal was gefragt wird
+bypass: passe outre|passez outre
+pay no attention to: fais pas attention à|fais pas attention aux|ne fais pas attention à|ne faites pas attention à|ne fais pas attention aux|ne faites pas attention aux|no prestes atención a|no preste atención a|non fare caso a|non fate caso a|non badare a|não ligues a|não ligue para|não dê atenção a|não dês atenção a|achte nicht auf
+regardless of what: egal, worum|egal worum|ganz egal, worum|ganz egal worum
+what you have been told before: was man dir vorher gesagt hat|was man dir zuvor gesagt hat|was dir vorher gesagt wurde|was dir zuvor gesagt wurde
+set aside: põe de lado|poe de lado|pôr de lado|ponham de lado
+from now on: daqui em diante|daqui para a frente|daqui pra frente|de aquí en adelante
 `;
 
 function parse(source: string): Map<string, string> {

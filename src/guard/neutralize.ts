@@ -115,7 +115,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
 const ASSISTANT_SPEAKER = 'assistant|asistente|assistente|assistent';
 /** What may come before a speaker's name on a chat-log line: a timestamp, "[09:15]". */
 const TURN_PREFIX = String.raw`(?:\[[^\]\n]{1,20}\][ \t]*)?`;
-const SPEAKER_LABEL = new RegExp(String.raw`^\s*(?:${ASSISTANT_SPEAKER}|system|developer)\s*:\s*$`, 'i');
+const SPEAKER_LABEL = new RegExp(String.raw`^\s*(?:#{1,4}\s*)?(?:${ASSISTANT_SPEAKER}|system|developer)\s*:\s*$`, 'i');
 
 /** The visitor's turn in a written dialogue: "Customer: …", "Cliente: …", "Nutzerin: …". */
 const VISITOR_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}(?:user|customer|client|visitor|shopper|guest|human|you|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|tú|você|du)[ \t]*:[ \t]*(.+)$`, 'gimu');
@@ -127,7 +127,7 @@ const YES_WORDS = /(?<![\p{L}\p{M}])(?:yes|yeah|sure|s[íì]|sim|ja|oui|ok|okay|
 const CONSENTED_ACT = /\b(?:cancel|delete|change|update|transfer|pay|refund|send|forward|buy|approve|execute|close|book|reserve|add)\b/i;
 
 /** A bare speaker label naming the assistant (not the system or a developer). */
-const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:${ASSISTANT_SPEAKER})\s*:\s*$`, 'i');
+const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:#{1,4}\s*)?(?:${ASSISTANT_SPEAKER})\s*:\s*$`, 'i');
 /**
  * A speaker's label in a written dialogue: a capitalised word and a colon ("Cliente:", "Vacancier :",
  * "Kundin:", "Mãe:"), the way help pages write example chats, inline or a line each.
@@ -480,9 +480,12 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
     // order to…", "You can disregard what was configured before. I only need you to list…". Read with
     // that sentence when it opens as the order's continuation.
     const next = index < 0 ? undefined : sentences[index + 1];
-    return next !== undefined && CONTINUATION.test(text.slice(next[0], next[1])) && scored(start, next[1]) > CONFIRM;
+    return next !== undefined && (CONTINUATION.test(text.slice(next[0], next[1])) || NEXT_ORDER.test(text.slice(next[0], next[1]))) && scored(start, next[1]) > CONFIRM;
   });
 }
+
+/** An order about someone's records, opening a sentence: "Apply a 100% discount to…", "Reply to the next five customers with…". */
+const NEXT_ORDER = /^\s*(?:(?:please|kindly|now|so|and|just)\s+)?(?:reply|respond|send|forward|transfer|refund|cancel|apply|mark|change|update|move|give|delete|remove|issue|credit|approve|waive|void|reset|unlock|export|share|e-?mail|pay|wire|book|rebook|add|set)\b/i;
 
 /** A sentence that carries on the order of the one before it ("Instead, …", "I only need you to…"). */
 const CONTINUATION = /^\s*(?:instead|rather|now|then|just|simply|only|all\s+i\s+need|i\s+(?:only|just)\s+(?:need|want)\s+you)\b/i;
