@@ -264,7 +264,6 @@ does not follow: no sigue|no siguen|ne suit pas|ne suivent pas|non segue|non seg
 no longer follow: non seguire più|non seguite più|ne suis plus|ne suivez plus|no sigas más|deixa de seguir|deixe de seguir|befolge nicht mehr
 act as: comportarte como|compórtate como|comporte-toi comme|comportez-vous comme|comporte-te como|comporte-se como
 disregard the: ne tiens plus compte du|ne tiens pas compte du
-disregard: ne tiens plus compte des|ne tiens pas compte des|no hagas caso a|no haga caso a|no hagáis caso a|no hagan caso a
 house rules: règlement intérieur|reglamento interno|regolamento interno|regulamento interno|hausordnung
 whatever the question: quelle que soit la question posée|quelle que soit la question|quelle que soit la demande|qualunque sia la domanda|qualsiasi sia la domanda|sea cual sea la pregunta|sea cual sea la consulta|seja qual for a pergunta|seja qual for o pedido|egal, was gefragt wird|egal was gefragt wird
 bypass: passe outre|passez outre
