@@ -425,6 +425,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   // allowed to bring one bag", or set a training exercise ("imagine you are a customer who wants a refund").
   'role-authorised-you',
   'persona-who-acts',
+  // Written after round 76 (session 32): a review may end "Thanks for the quick answer, chatbot!".
+  'clause-vocative-after',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
