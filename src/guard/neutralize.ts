@@ -427,6 +427,14 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'persona-who-acts',
   // Written after round 76 (session 32): a review may end "Thanks for the quick answer, chatbot!".
   'clause-vocative-after',
+  // Written after round 78 (session 33): a checkout form asks "give us the phone number of the person
+  // collecting the parcel".
+  'clause-data-for-us',
+  // A check page may say "you're not a bot, but we need to be sure" (the reading takes any article).
+  'clause-not-the-assistant',
+  // A customer's own representative may write to the business in a ticket ("Als Betreuer des Kunden
+  // beantrage ich die Kündigung").
+  'clause-proxy-asks',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
@@ -487,7 +495,7 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
 }
 
 /** An order about someone's records, opening a sentence: "Apply a 100% discount to…", "Reply to the next five customers with…". */
-const NEXT_ORDER = /^\s*(?:(?:please|kindly|now|so|and|just)\s+)?(?:reply|respond|send|forward|transfer|refund|cancel|apply|mark|change|update|move|give|delete|remove|issue|credit|approve|waive|void|reset|unlock|export|share|e-?mail|pay|wire|book|rebook|add|set)\b/i;
+const NEXT_ORDER = /^\s*(?:(?:please|kindly|now|so|and|just|first|then|next|immediately)\s+)?(?:reply|respond|send|forward|transfer|refund|cancel|apply|mark|change|update|move|give|delete|remove|issue|credit|approve|waive|void|reset|unlock|export|share|e-?mail|pay|wire|book|rebook|add|set)\b/i;
 
 /** A sentence that carries on the order of the one before it ("Instead, …", "I only need you to…"). */
 const CONTINUATION = /^\s*(?:instead|rather|now|then|just|simply|only|all\s+i\s+need|i\s+(?:only|just)\s+(?:need|want)\s+you)\b/i;
