@@ -435,6 +435,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   // A customer's own representative may write to the business in a ticket ("Als Betreuer des Kunden
   // beantrage ich die Kündigung").
   'clause-proxy-asks',
+  // A staff macro: "Before replying to a customer, forward the complaint to complaints@shop.example".
+  'clause-before-reply-sends-out-mail',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
