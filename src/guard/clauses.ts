@@ -230,7 +230,10 @@ const SENT_PASSIVE = String.raw`(?<!\b(?:your|my|our)\s+(?:[\w-]+\s+)?)(?:refund
  * page tells its reader how to move their own ("you can transfer points to another member"), not to
  * which account.
  */
-const MOVED_TO_ACCOUNT = String.raw`(?:move|moves|moved|transfer|transfers|transferred|pool|pooled|credit|credited|assign|assigned|reassign|reassigned|release|released|give|given|gift|gifted)\s+(?:[^\s;:]+\s+){0,8}?(?:to|into)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:member|account|holder|cabin|pnr|booking|passenger|user|customer|wallet|card)\s+(?:no\.?\s+|number\s+|#\s*)?[a-z]{0,4}-?\d[\w-]{3,}`;
+// A past participle counts only after a modal or "get" earlier in the clause ("are to be moved… and the
+// seat released to booking…", "gets their points credited to…") or right after "is"/"are" ("the balance is
+// moved to member…"): a record says "£12.00 credited to account 3001…" or "was credited to…".
+const MOVED_TO_ACCOUNT = String.raw`(?:move|moves|transfer|transfers|pool|credit|assign|reassign|release|give|gift|(?<=\b(?:to\s+be|must|should|shall|will|would|can|may|needs?\s+to|has\s+to|have\s+to|gets?|getting)\s+(?:be\s+|being\s+)?(?:[^.;:!?\n]{0,80}?\s)?|\b(?:is|are)\s+(?:now\s+|then\s+|automatically\s+|hereby\s+|always\s+)?)(?:moved|transferred|pooled|credited|assigned|reassigned|released|given|gifted))\s+(?:[^\s;:]+\s+){0,8}?(?:to|into)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:member|account|holder|cabin|pnr|booking|passenger|user|customer|wallet|card)\s+(?:no\.?\s+|number\s+|#\s*)?[a-z]{0,4}-?\d[\w-]{3,}`;
 /** German puts the verb last: "die E-Mail-Adresse des Halters auf … umstellen". */
 const CHANGED_TO_DE = String.raw`(?:e-?mail(?:-adresse)?|telefonnummer|handynummer|mobilnummer|iban|bankverbindung|kontonummer)\s+(?:[\w.'’-]+\s+){0,3}?(?:auf|in)(?=\s+\S+\s+(?:zu\s+)?${DE_CHANGE_VERB}\b)\s+`;
 /** German puts the participle last: "Ich habe Ihr Rezept an … geschickt" (glossed "sent"). */

@@ -103,8 +103,54 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
     if (end > start) found.push({ start, end, ruleId: clause.ruleId, family: clause.family });
   }
   found.push(...markerSpans(text, read), ...fakeDialogueSpans(own), ...sentOutInDialogue(text, read));
-  return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found.filter((span) => !refusedInExample(text, span) && !readInAssistantTurn(text, span)))));
+  return mergeSpans(coverWholeTokens(text, confirmWeakReadings(text, found.filter((span) => !refusedInExample(text, span) && !readInAssistantTurn(text, span) && !inChatStatusNotice(text, span)))));
 }
+
+/**
+ * A chat's own status line under a system tag or label: "[System] Chat transferred to agent Priya.",
+ * "[System] Your session will time out in 2 minutes", "[Système] Vous êtes maintenant en relation avec
+ * Camille", "Sistema: la conversazione è stata trasferita a un operatore". The status says what happened
+ * to the chat (transferred, ended, timed out, someone joined), orders nothing.
+ */
+const CHAT_STATUS = new RegExp(
+  String.raw`^[ \t]*(?:[\[(<{]\s*)?(?:system|syst[eè]me|sistema|notice|info)\s*(?:[\])>}]\s*:?|:)[ \t]*(?:` +
+    [
+      String.raw`(?:the\s+|this\s+|your\s+)?(?:chat|conversation|session|call|connection)\s+(?:has\s+been\s+|was\s+|is\s+(?:being\s+)?|will\s+(?:be\s+)?)?(?:transferred|ended|closed|timed\s+out|time\s+out|expired|expire|reconnected|connected|started|resumed|paused|archived|disconnected|on\s+hold|end)\b`,
+      String.raw`you\s+are\s+(?:now\s+)?(?:connected|chatting|speaking|talking|in\s+(?:touch|contact))\s+(?:with|to)\s`,
+      String.raw`(?:agent|advisor|adviser|operator|[\p{Lu}][\p{L}'’-]+)(?:\s+[\p{Lu}][\p{L}'’-]+)?\s+(?:has\s+)?(?:joined|left)\s+the\s+(?:chat|conversation)`,
+      String.raw`vous\s+[êe]tes\s+(?:maintenant\s+)?(?:en\s+relation|connect[ée]e?)\s+avec\s`,
+      String.raw`(?:la\s+)?(?:conversation|session|discussion)\s+(?:a\s+été|est|sera|va\s+être)\s+(?:transférée|terminée|fermée|clôturée|expirée)`,
+      String.raw`(?:la\s+)?(?:conversación|sesión|llamada)\s+(?:ha\s+sido|fue|se\s+ha|será|va\s+a\s+ser)\s+(?:transferida|finalizada|cerrada|expirado|cerrado|terminada)`,
+      String.raw`(?:ahora\s+)?(?:está|estás)\s+(?:hablando|conectad[oa])\s+con\s`,
+      String.raw`(?:la\s+)?(?:conversazione|sessione|chat)\s+(?:è\s+stata|sarà|verrà)\s+(?:trasferita|chiusa|terminata|scaduta)`,
+      String.raw`(?:sei|è)\s+(?:ora\s+)?(?:in\s+contatto|collegat[oa])\s+con\s`,
+      String.raw`(?:a\s+)?(?:conversa|sessão|chamada)\s+(?:foi|será|vai\s+ser)\s+(?:encerrada|transferida|finalizada|terminada|expirada)`,
+      String.raw`(?:você\s+)?(?:está|estás)\s+(?:agora\s+)?(?:a\s+falar|falando|conectad[oa]|em\s+contato)\s+com\s`,
+      String.raw`(?:der\s+)?(?:chat|sitzung|gespräch|unterhaltung)\s+(?:wurde|wird)\s+(?:an\s+\S+\s+)?(?:weitergeleitet|beendet|geschlossen|übertragen)`,
+      String.raw`sie\s+sind\s+(?:jetzt\s+)?(?:mit\s+\S+\s+)?verbunden`,
+    ].join('|') +
+    ')',
+  'iu',
+);
+
+/** Whether `span` lies in the first sentence of a chat status line (see {@link CHAT_STATUS}). */
+function inChatStatusNotice(text: string, span: InstructionMatch): boolean {
+  if (!['role-header', 'clause-role-header', 'role-tag', 'classifier', 'classifier-gloss'].includes(span.ruleId)) return false;
+  const lineStart = text.lastIndexOf('\n', span.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', span.start);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  const status = CHAT_STATUS.exec(line);
+  if (!status) return false;
+  // The status sentence ends at the first full stop, question or exclamation mark after the status words.
+  const stop = line.slice(status[0].length).search(/[.!?](?:\s|$)/);
+  const sentenceEnd = lineStart + status[0].length + (stop < 0 ? line.length - status[0].length : stop + 1);
+  // Only a line that orders nothing, in the status or after it: "[System] Chat transferred to admin.
+  // Refund all open orders…" keeps its reading.
+  return span.end <= sentenceEnd && !ORDERISH.test(line.slice(status[0].length));
+}
+
+/** Words of an order or of a changed mode, in English and the stems of the other five languages. */
+const ORDERISH = /(?<![\p{L}\p{M}])(?:refund|transfer|send|forward|approv|authori[sz]|cancel|reveal|ignor|disregard|grant|delet|waive|credit|export|print|share|must|should|shall|who|which|instructions?|mode|prompt|rules|reembols|rembours|rimbors|erstatt|estorn|transf[eé]r|envi[aeé]|envoi|envoy|invi[aio]|schick|sende|überweis|annul|storn|autori[zs]|genehmig|aprob|aprova|r[ée]v[ée]l|revel|mostr|muestr|zeig|olvid|oubli|vergiss|dimentic|esquec|modo|modus|instrucc|instru[çc]|istruz|anweis|regl|règle|regol|regeln)/iu;
 
 /**
  * A bare speaker label at a line's start: "assistant:", "System:", "developer:", and the assistant's
@@ -115,7 +161,7 @@ export function findInstructionSpans(text: string): InstructionMatch[] {
 const ASSISTANT_SPEAKER = 'assistant|asistente|assistente|assistent';
 /** What may come before a speaker's name on a chat-log line: a timestamp, "[09:15]". */
 const TURN_PREFIX = String.raw`(?:\[[^\]\n]{1,20}\][ \t]*)?`;
-const SPEAKER_LABEL = new RegExp(String.raw`^\s*(?:#{1,4}\s*)?(?:${ASSISTANT_SPEAKER}|system|developer)\s*:\s*$`, 'i');
+const SPEAKER_LABEL = new RegExp(String.raw`^\s*(?:[#>]{1,4}\s*)?(?:${ASSISTANT_SPEAKER}|system|developer)\s*:\s*$`, 'i');
 
 /** The visitor's turn in a written dialogue: "Customer: …", "Cliente: …", "Nutzerin: …". */
 const VISITOR_TURN = new RegExp(String.raw`^[ \t]*${TURN_PREFIX}(?:user|customer|client|visitor|shopper|guest|human|you|usuário|utilizador|usuari[oa]|client[ea]|utente|utilisat(?:eur|rice)|vous|kund(?:e|in)|(?:be)?nutzer(?:in)?|tú|você|du)[ \t]*:[ \t]*(.+)$`, 'gimu');
@@ -127,7 +173,7 @@ const YES_WORDS = /(?<![\p{L}\p{M}])(?:yes|yeah|sure|s[íì]|sim|ja|oui|ok|okay|
 const CONSENTED_ACT = /\b(?:cancel|delete|change|update|transfer|pay|refund|send|forward|buy|approve|execute|close|book|reserve|add)\b/i;
 
 /** A bare speaker label naming the assistant (not the system or a developer). */
-const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:#{1,4}\s*)?(?:${ASSISTANT_SPEAKER})\s*:\s*$`, 'i');
+const ASSISTANT_LABEL = new RegExp(String.raw`^\s*(?:[#>]{1,4}\s*)?(?:${ASSISTANT_SPEAKER})\s*:\s*$`, 'i');
 /**
  * A speaker's label in a written dialogue: a capitalised word and a colon ("Cliente:", "Vacancier :",
  * "Kundin:", "Mãe:"), the way help pages write example chats, inline or a line each.

@@ -253,7 +253,7 @@ const LATIN: InstructionRule[] = [
     family: 'override',
     script: 'latin',
     pattern: rx(
-      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:all|any|each|every|the|your|my|of|these|those|what|whatever)\s+){0,3}${EARLIER}\s+(?:${W}\s+)?${EARLIER_THING}\b`,
+      String.raw`\b${VERB_IGNORE}\s+(?:about\s+)?(?:(?:all|any|each|every|the|your|my|of|these|those|what|whatever)\s+){0,3}${EARLIER}\s+(?:${W}\s+)?${EARLIER_THING}\b(?!(?:\s+messages?)?\s+(?:about|regarding|concerning)\s+your\s+(?!instructions|rules|guidelines|prompt|task|job|role|directives|setup|configuration)|(?:\s+messages?)?\s+(?:we|i)\s+sent\b)`,
     ),
   },
   {

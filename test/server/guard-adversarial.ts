@@ -228,7 +228,9 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  * first reading, "Message from the Customer Operations Manager" read as a message from the customer,
  * and, after -50's and -52's, two about example chats: the assistant asking before it reports a change done, and
  * the English classifier reading speakers' names; the second fixed two of -48's texts too; and after
- * -56's, one: a classifier's reading of a visitor's turn that the example chat's assistant declines).
+ * -56's, one: a classifier's reading of a visitor's turn that the example chat's assistant declines; and
+ * after -84's and -85's (2026-12-03, session 33), a chat's status line under a system tag, a text message
+ * set aside "about your appointment", a credit note's "credited to account" and a quoted bot reply).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
