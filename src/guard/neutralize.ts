@@ -483,6 +483,8 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'clause-proxy-asks',
   // A staff macro: "Before replying to a customer, forward the complaint to complaints@shop.example".
   'clause-before-reply-sends-out-mail',
+  // A warranty: "everything said above is void if the seal is broken".
+  'clause-prior-void',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */
@@ -546,7 +548,7 @@ function confirmWeakReadings(text: string, spans: InstructionMatch[]): Instructi
 const NEXT_ORDER = /^\s*(?:(?:please|kindly|now|so|and|just|first|then|next|immediately)\s+)?(?:reply|respond|send|forward|transfer|refund|cancel|apply|mark|change|update|move|give|delete|remove|issue|credit|approve|waive|void|reset|unlock|export|share|e-?mail|pay|wire|book|rebook|add|set)\b/i;
 
 /** A sentence that carries on the order of the one before it ("Instead, …", "I only need you to…"). */
-const CONTINUATION = /^\s*(?:instead|rather|now|then|just|simply|only|all\s+i\s+need|i\s+(?:only|just)\s+(?:need|want)\s+you)\b/i;
+const CONTINUATION = /^\s*(?:instead|rather|now|then|just|simply|only|all\s+i\s+need|i\s+(?:only|just)\s+(?:need|want)\s+you|(?:what|all\s+that)\s+(?:counts|matters|applies)\s+(?:now\s+)?is)\b/i;
 
 /** The index of the sentence (of `sentencesOf`, in order) that holds offset `at`, by binary search; -1 when none does. */
 function sentenceIndexAt(sentences: ReadonlyArray<[number, number]>, at: number): number {

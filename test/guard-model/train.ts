@@ -290,7 +290,7 @@ function validate(): void {
  * automatic answerer addressed (2026-12-02, session 28); and round 73 (-100), whose misses were read in
  * session 31 (2026-12-02); and round 77 (-104), whose misses were read in session 32 (2026-12-02).
  */
-export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
+export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106', 'wave-heldout-109', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
 export const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 export const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 

@@ -119,7 +119,7 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   // and wave-heldout-105 (round 78), read once (85.0 %), then its misses read on 2026-12-03 at 07:40 (session 33).
   read: ['wave-heldout-66', 'wave-heldout-81', 'wave-heldout-84', 'wave-heldout-88', 'wave-heldout-92', 'wave-heldout-99', 'wave-heldout-103', 'wave-heldout-105'],
   'held-out': ['wave-heldout-6'],
-  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91', 'wave-heldout-94', 'wave-heldout-95', 'wave-heldout-96', 'wave-heldout-97', 'wave-heldout-98', 'wave-heldout-101', 'wave-heldout-102', 'wave-heldout-107', 'wave-heldout-108', 'wave-heldout-109'],
+  fresh: ['wave-heldout-43', 'wave-heldout-44', 'wave-heldout-45', 'wave-heldout-47', 'wave-heldout-52', 'wave-heldout-56', 'wave-heldout-62', 'wave-heldout-64', 'wave-heldout-68', 'wave-heldout-69', 'wave-heldout-70', 'wave-heldout-71', 'wave-heldout-72', 'wave-heldout-73', 'wave-heldout-74', 'wave-heldout-75', 'wave-heldout-76', 'wave-heldout-77', 'wave-heldout-78', 'wave-heldout-80', 'wave-heldout-82', 'wave-heldout-83', 'wave-heldout-86', 'wave-heldout-87', 'wave-heldout-89', 'wave-heldout-90', 'wave-heldout-91', 'wave-heldout-94', 'wave-heldout-95', 'wave-heldout-96', 'wave-heldout-97', 'wave-heldout-98', 'wave-heldout-101', 'wave-heldout-102', 'wave-heldout-107', 'wave-heldout-108'],
   // Sets in Spanish, French, German, Italian and Portuguese: rounds 22, 23, 28 and 38 tuned on like `dev`,
   // and with rounds 24, 26, 30, 33, 36 and 40 the gloss classifier's training data (test/guard-model/train.ts;
   // round 31 is kept out of it there). Round 52 (-79) was tuned on (its misses read, rules written from
@@ -127,10 +127,11 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   // misses read on 2026-12-02 at 02:40; and round 66 (-93), read once at 33.3 % and its misses read on
   // 2026-12-02 at 06:05; and round 73 (-100), read once at 65.0 % and its misses read on 2026-12-02 at 14:30;
   // and round 77 (-104), read once at 65.8 % and its misses read on 2026-12-02 at 18:00; and round 79 (-106),
-  // read once at 64.2 % and its misses read on 2026-12-03 at 08:00.
+  // read once at 64.2 % and its misses read on 2026-12-03 at 08:00; and round 82 (-109), read once at 45.8 %
+  // and its misses read on 2026-12-03 at 07:40 (session 33).
   // Reported on their own and held to no target (see README, Security); a new round in those languages
   // is `fresh` until anything is tuned or trained on it.
-  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106'],
+  languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106', 'wave-heldout-109'],
 };
 
 
