@@ -149,7 +149,10 @@ function inChatStatusNotice(text: string, span: InstructionMatch): boolean {
   return span.end <= sentenceEnd && !ORDERISH.test(line.slice(status[0].length));
 }
 
-/** Words of an order or of a changed mode, in English and the stems of the other five languages. */
+/**
+ * Words of an order or of a changed mode, in English and the stems of the other five languages, and a
+ * relative pronoun that may bring one into the status itself ("…transferred to the administrator, who authorises…").
+ */
 const ORDERISH = /(?<![\p{L}\p{M}])(?:refund|transfer|send|forward|approv|authori[sz]|cancel|reveal|ignor|disregard|grant|delet|waive|credit|export|print|share|must|should|shall|who|which|instructions?|mode|prompt|rules|reembols|rembours|rimbors|erstatt|estorn|transf[eé]r|envi[aeé]|envoi|envoy|invi[aio]|schick|sende|überweis|annul|storn|autori[zs]|genehmig|aprob|aprova|r[ée]v[ée]l|revel|mostr|muestr|zeig|olvid|oubli|vergiss|dimentic|esquec|modo|modus|instrucc|instru[çc]|istruz|anweis|regl|règle|regol|regeln)/iu;
 
 /**
