@@ -96,8 +96,9 @@ export type OwnSet = 'dev' | 'read' | 'held-out' | 'fresh' | 'languages';
  */
 export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   dev: [1, 2, 3, 4, 5, ...Array.from({ length: 36 }, (_, i) => i + 7), 46, 48, 54, 59, 61].map((n) => ownFolder('wave-heldout', n)),
-  // English sets read once, then their misses read and readings written from them, never trained on
-  // (test/guard-model/train.ts trains the English classifier on `dev` only): reported on their own,
+  // English sets read once, then their misses read and readings written from them; trained on since
+  // 2026-12-03 (session 34), each sentence counting a tenth of a development set's, with their rounds'
+  // page sets (test/guard-model/train.ts, READ_WEIGHT; before that, never trained on): reported on their own,
   // held to no target (counted in `dev` until 2026-12-02 03:10). How sets came to be kept out or let
   // in: wave-heldout-46 was once kept out (a
   // classifier trained with it read the next blind round worse, 94 of 120 against 98), and -48, -54,
@@ -223,7 +224,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
 /**
  * Our benign page sets: `trained` (-1 to -18: read once each, then rules fixed where a rule could tell the
  * page's own sense apart, and trained on by the classifier; and since 2026-12-01 16:25 the page sets
- * of the development rounds 19, 21, 27, 32 and 34: -21, -23, -30, -35, -37), `languages` (in other languages, read
+ * of the development rounds 19, 21, 27, 32 and 34: -21, -23, -30, -35, -37; and since 2026-12-03, session 34,
+ * those of the read rounds 39, 54, 57, 61, 65, 72, 76 and 78: -42, -57, -60, -64, -68, -75, -79, -81), `languages` (in other languages, read
  * once each; the counts of -24 and -25 chose how the gloss and the classifier meet, see
  * src/guard/neutralize.ts, and the gloss classifier trains on all of them but -34, -51 and -53, whose altered
  * texts shaped readings: see GLOSS_HELD_OUT in test/guard-model/train.ts) and `fresh` (the others from -19
@@ -236,16 +238,16 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  * set aside "about your appointment", a credit note's "credited to account" and a quoted bot reply).
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
-  trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37'],
+  trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37', 'wave-benign-pages-42', 'wave-benign-pages-57', 'wave-benign-pages-60', 'wave-benign-pages-64', 'wave-benign-pages-68', 'wave-benign-pages-75', 'wave-benign-pages-79', 'wave-benign-pages-81'],
   languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-42', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-57', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-60', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-64', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-68', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-75', 'wave-benign-pages-76', 'wave-benign-pages-77', 'wave-benign-pages-78', 'wave-benign-pages-79', 'wave-benign-pages-80', 'wave-benign-pages-81', 'wave-benign-pages-82', 'wave-benign-pages-83', 'wave-benign-pages-84', 'wave-benign-pages-85', 'wave-benign-pages-86', 'wave-benign-pages-87'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-76', 'wave-benign-pages-77', 'wave-benign-pages-78', 'wave-benign-pages-80', 'wave-benign-pages-82', 'wave-benign-pages-83', 'wave-benign-pages-84', 'wave-benign-pages-85', 'wave-benign-pages-86', 'wave-benign-pages-87'],
 };
 
 /**
  * The phrasings of one role in {@link OWN_ATTACK_SETS}: `dev` (each set measured once against the
  * guard, then used to tune it and train its classifier; from wave-heldout-12 on written by authors
- * blind to the guard), `read` (English sets read once, then tuned on, never trained on;
- * before 2026-12-02 03:10 they were counted in `dev`), `held-out` (written after the rules of issue 10 were
+ * blind to the guard), `read` (English sets read once, then tuned on, and since 2026-12-03 trained on
+ * at a tenth of a development set's weight; before 2026-12-02 03:10 they were counted in `dev`), `held-out` (written after the rules of issue 10 were
  * frozen, its lines never tuned on; on 2026-12-02, in session 30, the misses among its generated
  * variants (typos, wrapped headings) were read and the readings of a typo in any word of a frame
  * and of a heading in an HTML element written from them), `fresh` (written blind and read once against the guard as shipped, never
