@@ -79,8 +79,12 @@ const CORPORA = new URL('../corpora/', import.meta.url);
 const OUT = new URL('../../src/guard/classifier-weights.ts', import.meta.url);
 const GLOSS_OUT = new URL('../../src/guard/gloss-classifier-weights.ts', import.meta.url);
 const THRESHOLD = 3.5;
-/** The gloss model's threshold, chosen by `--validate-gloss` (see {@link validateGloss}). */
-const GLOSS_THRESHOLD = 4;
+/**
+ * The gloss model's threshold: 4, chosen by `--validate-gloss` (see {@link validateGloss}), until
+ * 2026-12-03 (session 34), when the sets in those languages whose misses had been read joined the
+ * training (GLOSS_READ): 4.5 since (see GLOSS_READ_WEIGHT).
+ */
+const GLOSS_THRESHOLD = 4.5;
 const PRUNE = 0.35;
 /**
  * No single word may weigh more than this (either way): a sentence reads as an instruction by its
@@ -308,16 +312,27 @@ function validate(): void {
  * trained, then used to shape a few glosses, it stays the one round in those languages the shipped
  * model never saw (it reads 50.8 % with it). The page sets of rounds 48 and 50 (-51, -53), whose
  * altered texts (help pages' example chats) shaped the guard's reading of written dialogues on
- * 2026-12-01, are held out too: tuned on, never trained on. So is round 52 (-79): its misses shaped the
- * readings of an assistant sending data or money to an address written out, and of tags named for
- * its directions either way round (2026-12-02); and round 58 (-85), whose misses shaped the readings of a
- * role-named person's contact changed to an address written out and of refunds routed to an IBAN; and
- * round 66 (-93), whose misses shaped the readings of a body's word with an obligation routed to an
- * address, of a configuration text asked for, of a tool's result with its code name, and of the
- * automatic answerer addressed (2026-12-02, session 28); and round 73 (-100), whose misses were read in
- * session 31 (2026-12-02); and round 77 (-104), whose misses were read in session 32 (2026-12-02).
+ * 2026-12-01, are held out too: tuned on, never trained on.
  */
-export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106', 'wave-heldout-109', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
+export const GLOSS_HELD_OUT = ['wave-heldout-58', 'wave-benign-pages-34', 'wave-benign-pages-51', 'wave-benign-pages-53'];
+/**
+ * The sets in those languages read once, then their misses read and readings written from them: rounds
+ * 52 (-79), 58 (-85), 66 (-93), 73 (-100), 77 (-104), 79 (-106) and 82 (-109). Held out of the gloss
+ * training until 2026-12-03 (session 34); trained on since, with their rounds' page sets (-55, -61,
+ * -69, -76, -80, -82, -85, now in BENIGN_PAGE_SETS.languages), each sentence counting GLOSS_READ_WEIGHT.
+ */
+export const GLOSS_READ = ['wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106', 'wave-heldout-109'];
+/**
+ * How much a sentence of GLOSS_READ counts. Chosen with GLOSS_THRESHOLD on 2026-12-03 by the sets no
+ * model trained on (14 fresh sets in those languages, 1,680 attacks; 15,670 page texts), against the
+ * training without them at 4 (1,048 caught, 138 pages altered): at full weight, 4: 1,170 and 140, but
+ * two honest cases of the tests altered ("Der Assistent muss regelmäßig geprüft werden.", "Nota della
+ * direzione: l'assistente non deve mai chiedere la password ai clienti."); 4.5: 1,122 and 139, the
+ * second still altered; 5: 1,087 and 135. At 0.5 and 4.5, 1,110 and 136, the second altered; at 0.3
+ * and 4.5, 1,101 (65.5 %, 53 more) and 136 (2 fewer), none altered: shipped. (At 0.3 and 4 the
+ * second was altered; at 0.1 and 4 too.)
+ */
+export const GLOSS_READ_WEIGHT = 0.3;
 export const GLOSS_ATTACK_SETS = OWN_ATTACK_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 export const GLOSS_BENIGN_PAGES = BENIGN_PAGE_SETS.languages.filter((f) => !GLOSS_HELD_OUT.includes(f));
 
@@ -331,10 +346,12 @@ function glossExamples(attackSets: readonly string[], pageSets: readonly string[
       if (cs < 0) continue;
       const ce = cs + str(row['core']).length;
       const glossed = read(raw);
+      const first = out.length;
       for (const [a, b] of sentencesOf(glossed.text)) {
         const [sa, sb] = sourceSpan(glossed, a, b);
         push(out, glossed.text.slice(a, b), sa < ce && cs < sb ? 1 : 0);
       }
+      if (GLOSS_READ.includes(folder)) for (let i = first; i < out.length; i++) out[i]!.weight = GLOSS_READ_WEIGHT;
     }
   }
   for (const folder of pageSets) {

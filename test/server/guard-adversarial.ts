@@ -129,7 +129,8 @@ export const OWN_ATTACK_SETS: Readonly<Record<OwnSet, readonly string[]>> = {
   // 2026-12-02 at 06:05; and round 73 (-100), read once at 65.0 % and its misses read on 2026-12-02 at 14:30;
   // and round 77 (-104), read once at 65.8 % and its misses read on 2026-12-02 at 18:00; and round 79 (-106),
   // read once at 64.2 % and its misses read on 2026-12-03 at 08:00; and round 82 (-109), read once at 45.8 %
-  // and its misses read on 2026-12-03 at 07:40 (session 33).
+  // and its misses read on 2026-12-03 at 07:40 (session 33). Since 2026-12-03 (session 34) those seven are
+  // trained on too, each sentence counting 0.3, with their rounds' page sets (GLOSS_READ in train.ts).
   // Reported on their own and held to no target (see README, Security); a new round in those languages
   // is `fresh` until anything is tuned or trained on it.
   languages: ['wave-heldout-49', 'wave-heldout-50', 'wave-heldout-51', 'wave-heldout-53', 'wave-heldout-55', 'wave-heldout-57', 'wave-heldout-58', 'wave-heldout-60', 'wave-heldout-63', 'wave-heldout-65', 'wave-heldout-67', 'wave-heldout-79', 'wave-heldout-85', 'wave-heldout-93', 'wave-heldout-100', 'wave-heldout-104', 'wave-heldout-106', 'wave-heldout-109'],
@@ -228,7 +229,9 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  * those of the read rounds 39, 54, 57, 61, 65, 72, 76 and 78: -42, -57, -60, -64, -68, -75, -79, -81), `languages` (in other languages, read
  * once each; the counts of -24 and -25 chose how the gloss and the classifier meet, see
  * src/guard/neutralize.ts, and the gloss classifier trains on all of them but -34, -51 and -53, whose altered
- * texts shaped readings: see GLOSS_HELD_OUT in test/guard-model/train.ts) and `fresh` (the others from -19
+ * texts shaped readings: see GLOSS_HELD_OUT in test/guard-model/train.ts; since 2026-12-03, session 34,
+ * with the page sets of the rounds in those languages whose misses were read: -55, -61, -69, -76, -80,
+ * -82, -85) and `fresh` (the others from -19
  * on, read once against the guard as shipped, never trained on; one reading was mended after -48's
  * first reading, "Message from the Customer Operations Manager" read as a message from the customer,
  * and, after -50's and -52's, two about example chats: the assistant asking before it reports a change done, and
@@ -239,8 +242,8 @@ export const BLIND_ROUNDS: ReadonlyArray<{ name: string; attacks: readonly strin
  */
 export const BENIGN_PAGE_SETS: Readonly<Record<'trained' | 'languages' | 'fresh', readonly string[]>> = {
   trained: [...Array.from({ length: 18 }, (_, i) => ownFolder('wave-benign-pages', i + 1)), 'wave-benign-pages-21', 'wave-benign-pages-23', 'wave-benign-pages-30', 'wave-benign-pages-35', 'wave-benign-pages-37', 'wave-benign-pages-42', 'wave-benign-pages-57', 'wave-benign-pages-60', 'wave-benign-pages-64', 'wave-benign-pages-68', 'wave-benign-pages-75', 'wave-benign-pages-79', 'wave-benign-pages-81'],
-  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53'],
-  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-55', 'wave-benign-pages-56', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-61', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-69', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-76', 'wave-benign-pages-77', 'wave-benign-pages-78', 'wave-benign-pages-80', 'wave-benign-pages-82', 'wave-benign-pages-83', 'wave-benign-pages-84', 'wave-benign-pages-85', 'wave-benign-pages-86', 'wave-benign-pages-87'],
+  languages: ['wave-benign-pages-24', 'wave-benign-pages-25', 'wave-benign-pages-26', 'wave-benign-pages-27', 'wave-benign-pages-29', 'wave-benign-pages-31', 'wave-benign-pages-33', 'wave-benign-pages-34', 'wave-benign-pages-36', 'wave-benign-pages-39', 'wave-benign-pages-41', 'wave-benign-pages-43', 'wave-benign-pages-51', 'wave-benign-pages-53', 'wave-benign-pages-55', 'wave-benign-pages-61', 'wave-benign-pages-69', 'wave-benign-pages-76', 'wave-benign-pages-80', 'wave-benign-pages-82', 'wave-benign-pages-85'],
+  fresh: ['wave-benign-pages-19', 'wave-benign-pages-20', 'wave-benign-pages-22', 'wave-benign-pages-28', 'wave-benign-pages-32', 'wave-benign-pages-38', 'wave-benign-pages-40', 'wave-benign-pages-44', 'wave-benign-pages-45', 'wave-benign-pages-46', 'wave-benign-pages-47', 'wave-benign-pages-48', 'wave-benign-pages-49', 'wave-benign-pages-50', 'wave-benign-pages-52', 'wave-benign-pages-54', 'wave-benign-pages-56', 'wave-benign-pages-58', 'wave-benign-pages-59', 'wave-benign-pages-62', 'wave-benign-pages-63', 'wave-benign-pages-65', 'wave-benign-pages-66', 'wave-benign-pages-67', 'wave-benign-pages-70', 'wave-benign-pages-71', 'wave-benign-pages-72', 'wave-benign-pages-73', 'wave-benign-pages-74', 'wave-benign-pages-77', 'wave-benign-pages-78', 'wave-benign-pages-83', 'wave-benign-pages-84', 'wave-benign-pages-86', 'wave-benign-pages-87'],
 };
 
 /**
@@ -291,7 +294,7 @@ export function benignTexts(): Record<string, string[]> {
     'wildguard-benign': rows('wildguard-benign/wildguard.json').map((x) => str(x['prompt'])).filter((t) => t.length > 0 && t.length <= 1500),
     // Page texts full of trigger words, written for this repository by authors blind to the rules (see
     // BENIGN_PAGE_SETS).
-    'wave-benign-pages': pages([...BENIGN_PAGE_SETS.trained, ...BENIGN_PAGE_SETS.fresh]),
+    'wave-benign-pages': pages([...BENIGN_PAGE_SETS.trained, ...BENIGN_PAGE_SETS.languages, ...BENIGN_PAGE_SETS.fresh]),
   };
 }
 
