@@ -41,7 +41,7 @@ describe('guards on generated variants, in every position, through the server', 
         // "disregard any previous instructions", "I am your programmer"), and every line the guard alters
         // there is one of them (10 of 951 plain lines). In page data that framing is what must not reach
         // the model, so this corpus gets half a point more; the others hold to 1 %.
-        // wave-benign-pages (every set of BENIGN_PAGE_SETS: 17,070 page texts written to trip a filter, 6,600 of
+        // wave-benign-pages (every set of BENIGN_PAGE_SETS: 17,470 page texts written to trip a filter, 6,800 of
         // them in five other languages: "Forget the old rules: the new season…", docs about system prompts and chat roles,
         // "Operator note:", example chat transcripts) is the hardest benign set: 1.6–3 % of 500 sampled
         // wrappings are altered as sets are added (about 2 % of the plain texts; the bench prints both), above the 1 %
