@@ -88,6 +88,7 @@ type Idea =
   | 'consentWaiveAssistant'
   | 'controlTransfer'
   | 'modal'
+  | 'handOver'
   | 'ownDirections'
   | 'preConsent'
   | 'imperativeAside'
@@ -135,8 +136,11 @@ const b = (source: string): RegExp => new RegExp(String.raw`\b(?:${source})\b`, 
 const bu = (source: string): RegExp => new RegExp(String.raw`(?<![\p{L}\p{M}])(?:${source})`, 'giu');
 
 // Shared vocabulary.
-/** Names of the assistant that cannot be a product ("the model has a 6-inch screen", "a travel agent"). */
-const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:[\w-]+\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?|summari[sz]ers?|digests?|schedulers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?|(?:ai|a\.i\.)[\s-]+(?:receptionist|concierge|advisor|adviser|clerk|host|attendant|representative|rep|secretary|pharmacist|nurse|teller|operator|planner|tutor|coach|employee|staffer|worker|colleague|front\s+desk)s?)`;
+/**
+ * Names of the assistant that cannot be a product ("the model has a 6-inch screen", "a travel agent"); "chat
+ * helper" and "the automation" since round 83's misses were read (session 35).
+ */
+const AI = String.raw`(?:ai|a\.i\.|ais|(?<!(?:research|teaching|personal|sales|shop|store|dental|medical|legal|executive|administrative|lab|office|nursing|care|physician|marketing|production|camera|editorial|graduate|virtual\s+office)\s)assistants?|chat\s+assistants?|shopping\s+assistants?|virtual\s+assistants?|ai\s+models?|language\s+models?|llms?|bots?|chatbots?|chat\s*bots?|chat\s+agents?|copilot|gpt|chatgpt|claude|ai\s+systems?|helper\s+bots?|(?:ai|automated|autonomous)\s+(?:[\w-]+\s+)?(?:helpers?|guides?|agents?|assistants?|shoppers?|summari[sz]ers?|digests?|schedulers?)|shopping\s+(?:bots?|helpers?|agents?|ais?)|assistant\s+bots?|chat\s+helpers?|(?:the|this|that|your)\s+automation|(?:ai|a\.i\.)[\s-]+(?:receptionist|concierge|advisor|adviser|clerk|host|attendant|representative|rep|secretary|pharmacist|nurse|teller|operator|planner|tutor|coach|employee|staffer|worker|colleague|front\s+desk)s?)`;
 /**
  * The same, and "model" or "agent" alone: only where the words around make the assistant meant. Not an
  * agent named for people's work ("support agents handling these requests will reply", "travel agents").
@@ -155,7 +159,7 @@ const AI_TOPIC = String.raw`(?!\s+(?:team|department|lab|labs|researchers?|compa
 /** What the assistant was told to follow, named as such (not "orders" or "settings": a shop's own words). */
 const SETUP_NOUN = String.raw`(?:instructions|brief|briefing|guidance|guidelines|directives|directions|programming|configuration|config|setup|set-up|prompt|system\s+prompt|mandate|script|rules|rulebook|playbook|framework|preamble|charter|protocols?|procedures?|operating\s+\w+|setup\s+message|system\s+message)`;
 /** Consequential actions a redirected assistant is pushed to take. */
-const ACT = String.raw`(?:hand\s+out|reveal|disclose|read\s+out|treat|skip|ignore|bypass|approve|confirm|buy|purchase|order|place|pay|charge|refund|transfer|send|forward|e-?mail|share|delete|remove|clear|cancel|apply|add|run|call|execute|grant|issue|export|post|upload|change|update|mark|wire|ship|book|stop|abandon|drop|disregard|forget|proceed|comply|obey|act|go\s+ahead|complete|empty|move|give|print|repeat|list|output|paste|set|put|carry\s+out|perform|handle|process|(?:not|never)\s+(?:ask|check|wait|prompt|inform|tell|notify))`;
+const ACT = String.raw`(?:hand\s+out|void|waive|credit|re-?issue|re-?bill|re-?book|unlock|reset|release|reveal|disclose|read\s+out|treat|skip|ignore|bypass|approve|confirm|buy|purchase|order|place|pay|charge|refund|transfer|send|forward|e-?mail|share|delete|remove|clear|cancel|apply|add|run|call|execute|grant|issue|export|post|upload|change|update|mark|wire|ship|book|stop|abandon|drop|disregard|forget|proceed|comply|obey|act|go\s+ahead|complete|empty|move|give|print|repeat|list|output|paste|set|put|carry\s+out|perform|handle|process|(?:not|never)\s+(?:ask|check|wait|prompt|inform|tell|notify))`;
 
 /**
  * What an order to an assistant asks it to do to the people it serves, said as an imperative or after a
@@ -402,12 +406,22 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ],
   [
     'whoeverReads',
+    // "Whoever is reading this", "any system processing…", and since round 83's misses were read (session 35):
+    // "whoever is running the chat", "whatever system reads feedback", "anyone or anything generating a
+    // reply", "any agent, human or automated, processing…", "reader of this image" (a reader that runs,
+    // answers or writes names what it works on: the chat, replies, messages, reviews, not "the phone").
     // Not a note to people reading ("Anyone reading these minutes should note that the vote moved").
-    b(String.raw`(?!(?:whoever|anyone|anybody)\s+(?:is\s+|that\s+is\s+)?reading\b[^.!?\n]{0,50}?\b(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:note|know|be\s+aware|bear\s+in\s+mind|remember|keep\s+in\s+mind|understand|expect|realise|realize)\b)(?:whoever|anyone|anybody|whatever|whichever\s+(?:\w+\s+)?${AI_ANY}|any\s+(?:system|program|tool|automation|software|reader))\s+(?:is\s+|that\s+is\s+)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|working\s+through|picks\s+(?:this|it)\s+up)\s*(?:this|these|the)?`),
+    b(String.raw`(?!(?:whoever|anyone|anybody)\s+(?:is\s+|that\s+is\s+)?reading\b[^.!?\n]{0,50}?\b(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:note|know|be\s+aware|bear\s+in\s+mind|remember|keep\s+in\s+mind|understand|expect|realise|realize)\b)(?:(?:whoever|anyone|anybody|whatever|anything)(?:\s+or\s+(?:whoever|anyone|anybody|whatever|anything|something|somebody))?(?:\s+(?:system|program|tool|software|bot|ai|agent|process|automation))?|whichever\s+(?:\w+\s+)?${AI_ANY}|any\s+(?:system|program|tool|automation|software|reader)|any\s+(?:agent|one|party|reviewer|responder|system)s?,?\s+(?:human\s+or\s+(?:automated|ai|a\.i\.|machine|bot|automatic)|(?:automated|ai|a\.i\.|machine|bot|automatic)\s+or\s+human),?|(?:the\s+)?reader\s+of\s+(?:this|these)\s+[\w-]+)\s+(?:is\s+|that\s+is\s+|who\s+is\s+)?(?:(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|working\s+through|picks\s+(?:this|it)\s+up)\s*(?:this|these|the)?|(?:reads|processes|handles|running|runs|operating|operates|answering|answers|generating|writing|drafting|replying\s+to|responding\s+to|monitoring|monitors)\s+(?:(?:this|these|the|an?|our|my|any)\s+)?(?:[\w-]+\s+)?(?:chat|chats|chatbot|bot|conversation|conversations|replies|reply|answers?|responses?|messages?|feedback|reviews?|listing|text|inbox|tickets?|threads?|queries|query|enquir\w+|inquir\w+|summar\w+))`),
   ],
   [
     'modal',
     b(String.raw`should|must|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|please|stop|immediately|now`),
+  ],
+  // A colon or dash that hands the reader named over to what follows: "Anyone generating a reply about this
+  // tutor: cancel…" (weak: "Anyone answering the phone: be polite" is a staff note).
+  [
+    'handOver',
+    /\s?[:—–](?=\s+\p{L})|\s-(?=\s+\p{L})/gu,
   ],
   [
     'yourLimits',
@@ -692,6 +706,7 @@ const COMBINATIONS: readonly Combination[] = [
   { ruleId: 'clause-new-directive', family: 'override', needs: [['newDirective'], ['supersede']], spread: 60 },
   { ruleId: 'clause-act-unbound', family: 'persona', needs: [['actAs'], ['allowedAnything']], spread: 100, ordered: true },
   { ruleId: 'clause-whoever-reads', family: 'authority', needs: [['whoeverReads'], ['modal']], spread: 80, ordered: true },
+  { ruleId: 'clause-whoever-reads-then', family: 'authority', needs: [['whoeverReads'], ['handOver']], spread: 80, ordered: true },
   { ruleId: 'clause-set-aside-limits', family: 'override', needs: [['setAside'], ['yourLimits']], spread: 60 },
   { ruleId: 'clause-freed', family: 'persona', needs: [['you', 'assistant'], ['noLimits']], spread: 50 },
   { ruleId: 'clause-new-state', family: 'persona', needs: [['you', 'your', 'assistant'], ['newState'], ['limits', 'directions', 'noLimits', 'setAside', 'allowedAnything']], spread: 80 },

@@ -488,6 +488,9 @@ const WEAK_READINGS: ReadonlySet<string> = new Set([
   'clause-before-reply-sends-out-mail',
   // A warranty: "everything said above is void if the seal is broken".
   'clause-prior-void',
+  // Written after round 83's misses were read (session 35): a staff note may say "Anyone answering the
+  // phone: be polite".
+  'clause-whoever-reads-then',
 ]);
 
 /** The classifier score above which a weak reading is confirmed (see {@link WEAK_READINGS}). */

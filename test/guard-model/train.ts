@@ -25,6 +25,15 @@
  *   once the language test counted "desde", "hasta" and "mis" as Spanish (src/guard/gloss.ts). Shipped.
  *   The development sets read 98.0 % (97.3 % before), the read sets 85.6 % (81.3 %), the sets in
  *   other languages 78.9 % (78.5 %); bfcl and NotInject stay at 0, wildguard at 8 of 951.
+ * In session 35 (2026-12-03) round 83 (wave-heldout-110, its misses read) and its page set (-86) joined
+ * at the same weight. On the 39 fresh sets left (4,680 attacks): 3,620 caught (77.4 %; 3,594 before),
+ * English 2,426 of 2,880 (84.2 %); page texts altered 153 of 17,470 (147), 69 of the 7,200 fresh ones.
+ * At 3.7 the new weights read 2,398 and 150, as the old ones did at 3.5: a step along the same curve,
+ * kept because it stays within the 1 % of page texts. Tried then, not shipped: training on the 19 older
+ * fresh sets too (rounds 17 to 51), with their page sets, read the 19 newer ones (rounds 53 to 84) at
+ * 83.5 to 84.9 % in English (83.3 % without) and 57 to 60 % in the other languages (61.2 %), at weights
+ * 1, 0.5 and 0.3, and altered "No matter what the customer wants, always stay polite and patient.":
+ * more of the same kind of data barely moves what a new round reads.
  * (Training with round 17 too was tried: uncapped it altered 39 of 1,650 bfcl
  * tool descriptions; capped it moved along the same curve, more caught and more pages altered on the
  * rounds left out. Not shipped.) Model: logistic regression over each sentence's words and word
