@@ -259,6 +259,12 @@ const ART = String.raw`(?:the|this|that|your|le|la|il|lo|l'|o|a|el|der|die|den|d
 const VISITOR = String.raw`(?:user|users|customer|customers|visitor|visitors|shopper|shoppers|client|buyer|patient|patients|student|students|person|guest|guests|caller|traveller|traveler|travellers|travelers|passenger|passengers|member|members|tenant|tenants)`;
 
 /** Word families; each pattern is run once over the whole folded text. */
+/**
+ * A reader named by the work it does on what the assistant handles: "running the chat", "reads feedback",
+ * "answers the messages", "generating a reply" (not "answering the phone").
+ */
+const READER_AT_WORK = String.raw`(?:reads|processes|handles|running|runs|operating|operates|answering|answers|generating|writing|drafting|replying\s+to|responding\s+to|monitoring|monitors)\s+(?:(?:this|these|the|an?|our|my|any)\s+)?(?:[\w-]+\s+)?(?:chat|chats|chatbot|bot|conversation|conversations|replies|reply|answers?|responses?|messages?|feedback|reviews?|listing|text|inbox|tickets?|threads?|queries|query|enquir\w+|inquir\w+|summar\w+)`;
+
 const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   ['you', b(String.raw`you|you're|youre|you've|you'll|you'd|yourself|thou|u`)],
   ['your', b(String.raw`your|ur|thy`)],
@@ -411,7 +417,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
     // reply", "any agent, human or automated, processing…", "reader of this image" (a reader that runs,
     // answers or writes names what it works on: the chat, replies, messages, reviews, not "the phone").
     // Not a note to people reading ("Anyone reading these minutes should note that the vote moved").
-    b(String.raw`(?!(?:whoever|anyone|anybody)\s+(?:is\s+|that\s+is\s+)?reading\b[^.!?\n]{0,50}?\b(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:note|know|be\s+aware|bear\s+in\s+mind|remember|keep\s+in\s+mind|understand|expect|realise|realize)\b)(?:(?:whoever|anyone|anybody|whatever|anything)(?:\s+or\s+(?:whoever|anyone|anybody|whatever|anything|something|somebody))?(?:\s+(?:system|program|tool|software|bot|ai|agent|process|automation))?|whichever\s+(?:\w+\s+)?${AI_ANY}|any\s+(?:system|program|tool|automation|software|reader)|any\s+(?:agent|one|party|reviewer|responder|system)s?,?\s+(?:human\s+or\s+(?:automated|ai|a\.i\.|machine|bot|automatic)|(?:automated|ai|a\.i\.|machine|bot|automatic)\s+or\s+human),?|(?:the\s+)?reader\s+of\s+(?:this|these)\s+[\w-]+)\s+(?:is\s+|that\s+is\s+|who\s+is\s+)?(?:(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|working\s+through|picks\s+(?:this|it)\s+up)\s*(?:this|these|the)?|(?:reads|processes|handles|running|runs|operating|operates|answering|answers|generating|writing|drafting|replying\s+to|responding\s+to|monitoring|monitors)\s+(?:(?:this|these|the|an?|our|my|any)\s+)?(?:[\w-]+\s+)?(?:chat|chats|chatbot|bot|conversation|conversations|replies|reply|answers?|responses?|messages?|feedback|reviews?|listing|text|inbox|tickets?|threads?|queries|query|enquir\w+|inquir\w+|summar\w+))`),
+    b(String.raw`(?!(?:whoever|anyone|anybody)\s+(?:is\s+|that\s+is\s+)?reading\b[^.!?\n]{0,50}?\b(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:note|know|be\s+aware|bear\s+in\s+mind|remember|keep\s+in\s+mind|understand|expect|realise|realize)\b)(?:(?:whoever|anyone|anybody|whatever|anything)(?:\s+or\s+(?:whoever|anyone|anybody|whatever|anything|something|somebody))?(?:\s+(?:system|program|tool|software|bot|ai|agent|process|automation))?|whichever\s+(?:\w+\s+)?${AI_ANY}|any\s+(?:system|program|tool|automation|software|reader)|any\s+(?:agent|one|party|reviewer|responder|system)s?,?\s+(?:human\s+or\s+(?:automated|ai|a\.i\.|machine|bot|automatic)|(?:automated|ai|a\.i\.|machine|bot|automatic)\s+or\s+human),?|(?:the\s+)?reader\s+of\s+(?:this|these)\s+[\w-]+)\s+(?:is\s+|that\s+is\s+|who\s+is\s+)?(?:(?:reading|processing|parsing|handling|scanning|summari[sz]ing|indexing|working\s+through|picks\s+(?:this|it)\s+up)\s*(?:this|these|the)?|${READER_AT_WORK})`),
   ],
   [
     'modal',
@@ -421,7 +427,7 @@ const IDEAS: ReadonlyArray<readonly [Idea, RegExp]> = [
   // tutor: cancel…" (weak: "Anyone answering the phone: be polite" is a staff note).
   [
     'handOver',
-    /\s?[:—–](?=\s+\p{L})|\s-(?=\s+\p{L})/gu,
+    /(?:\s?[:—–]|\s-)(?=\s+\p{L})/gu,
   ],
   [
     'yourLimits',
